@@ -1,0 +1,530 @@
+//! Attack sets of every piece kind, from tables computed at compile time.
+//!
+//! Rooks and cannons use the classical ray method: one precomputed ray per
+//! direction and a bit scan for the nearest blocker. On a 90-point board held
+//! in a `u128` this needs no large tables and works with any occupancy, which
+//! the legality test relies on (it asks about positions after a move without
+//! making it).
+//!
+//! Horse and elephant tables store, per point, each blocking point (leg or
+//! eye) with the targets it guards. "Which horses attack this point" has its
+//! own table because a horse's leg is next to the horse, not to its target.
+
+use crate::{Bitboard, Color, Square, SQUARES};
+
+const NORTH: usize = 0;
+const EAST: usize = 1;
+const SOUTH: usize = 2;
+const WEST: usize = 3;
+const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+const DIAGONALS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+
+/// Marks a blocking point that does not exist (off the board).
+const NO_SQUARE: u8 = u8::MAX;
+
+const fn bit(file: i32, rank: i32) -> u128 {
+    match Square::from_coords(file, rank) {
+        Some(sq) => 1u128 << sq.index(),
+        None => 0,
+    }
+}
+
+const fn index_or_none(file: i32, rank: i32) -> u8 {
+    match Square::from_coords(file, rank) {
+        Some(sq) => sq.index() as u8,
+        None => NO_SQUARE,
+    }
+}
+
+const fn coords(i: usize) -> (i32, i32) {
+    ((i % 9) as i32, (i / 9) as i32)
+}
+
+const fn in_palace(file: i32, rank: i32) -> bool {
+    file >= 3 && file <= 5 && (rank <= 2 || rank >= 7)
+}
+
+/// Rays from each point in the four directions, excluding the point itself.
+static RAYS: [[u128; SQUARES]; 4] = {
+    let mut rays = [[0u128; SQUARES]; 4];
+    let mut dir = 0;
+    while dir < 4 {
+        let mut i = 0;
+        while i < SQUARES {
+            let (mut f, mut r) = coords(i);
+            loop {
+                f += STEPS[dir].0;
+                r += STEPS[dir].1;
+                let b = bit(f, r);
+                if b == 0 {
+                    break;
+                }
+                rays[dir][i] |= b;
+            }
+            i += 1;
+        }
+        dir += 1;
+    }
+    rays
+};
+
+static KING_STEPS: [u128; SQUARES] = {
+    let mut table = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (f, r) = coords(i);
+        if in_palace(f, r) {
+            let mut d = 0;
+            while d < 4 {
+                let (tf, tr) = (f + STEPS[d].0, r + STEPS[d].1);
+                // Both palaces are 3×3 and far apart, so staying inside "a"
+                // palace means staying inside the same one.
+                if in_palace(tf, tr) {
+                    table[i] |= bit(tf, tr);
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    table
+};
+
+static ADVISOR_STEPS: [u128; SQUARES] = {
+    let mut table = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (f, r) = coords(i);
+        if in_palace(f, r) {
+            let mut d = 0;
+            while d < 4 {
+                let (tf, tr) = (f + DIAGONALS[d].0, r + DIAGONALS[d].1);
+                if in_palace(tf, tr) {
+                    table[i] |= bit(tf, tr);
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Per point and diagonal: the elephant's eye and the target beyond it,
+/// restricted to the half of the board the point is on.
+static ELEPHANT: ([[u8; 4]; SQUARES], [[u128; 4]; SQUARES]) = {
+    let mut eyes = [[NO_SQUARE; 4]; SQUARES];
+    let mut targets = [[0u128; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (f, r) = coords(i);
+        let mut d = 0;
+        while d < 4 {
+            let (tf, tr) = (f + 2 * DIAGONALS[d].0, r + 2 * DIAGONALS[d].1);
+            let same_half = (r <= 4) == (tr <= 4);
+            let target = bit(tf, tr);
+            if target != 0 && same_half {
+                eyes[i][d] = index_or_none(f + DIAGONALS[d].0, r + DIAGONALS[d].1);
+                targets[i][d] = target;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    (eyes, targets)
+};
+
+/// Per point and orthogonal leg: the leg point and the two targets it guards.
+static HORSE: ([[u8; 4]; SQUARES], [[u128; 4]; SQUARES]) = {
+    let mut legs = [[NO_SQUARE; 4]; SQUARES];
+    let mut targets = [[0u128; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (f, r) = coords(i);
+        let mut d = 0;
+        while d < 4 {
+            let (sf, sr) = STEPS[d];
+            let leg = index_or_none(f + sf, r + sr);
+            if leg != NO_SQUARE {
+                // Two steps along the leg direction, one step to either side.
+                let t =
+                    bit(f + 2 * sf + sr, r + 2 * sr + sf) | bit(f + 2 * sf - sr, r + 2 * sr - sf);
+                if t != 0 {
+                    legs[i][d] = leg;
+                    targets[i][d] = t;
+                }
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    (legs, targets)
+};
+
+/// Per point and diagonal neighbour: that neighbour (the leg of any horse
+/// attacking through it) and the two horse points that attack through it.
+static HORSE_ATTACKERS: ([[u8; 4]; SQUARES], [[u128; 4]; SQUARES]) = {
+    let mut legs = [[NO_SQUARE; 4]; SQUARES];
+    let mut sources = [[0u128; 4]; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let (f, r) = coords(i);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = DIAGONALS[d];
+            let leg = index_or_none(f + df, r + dr);
+            if leg != NO_SQUARE {
+                let s = bit(f + 2 * df, r + dr) | bit(f + df, r + 2 * dr);
+                if s != 0 {
+                    legs[i][d] = leg;
+                    sources[i][d] = s;
+                }
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    (legs, sources)
+};
+
+const fn pawn_steps(color: usize, i: usize) -> u128 {
+    let (f, r) = coords(i);
+    let forward = if color == 0 { 1 } else { -1 };
+    let crossed = if color == 0 { r >= 5 } else { r <= 4 };
+    let mut t = bit(f, r + forward);
+    if crossed {
+        t |= bit(f - 1, r) | bit(f + 1, r);
+    }
+    t
+}
+
+/// `PAWN[color][sq]`: where a pawn of `color` on `sq` may step.
+static PAWN: [[u128; SQUARES]; 2] = {
+    let mut table = [[0u128; SQUARES]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < SQUARES {
+            table[c][i] = pawn_steps(c, i);
+            i += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// `PAWN_ATTACKERS[color][sq]`: the points from which a pawn of `color` attacks `sq`.
+static PAWN_ATTACKERS: [[u128; SQUARES]; 2] = {
+    let mut table = [[0u128; SQUARES]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut from = 0;
+        while from < SQUARES {
+            let targets = pawn_steps(c, from);
+            let mut to = 0;
+            while to < SQUARES {
+                if targets >> to & 1 != 0 {
+                    table[c][to] |= 1u128 << from;
+                }
+                to += 1;
+            }
+            from += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+#[inline]
+fn nearest(dir: usize, blockers: u128) -> usize {
+    if dir == NORTH || dir == EAST {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    }
+}
+
+/// Points a rook on `sq` attacks (moves to or captures on) given `occupied`.
+///
+/// The result includes the first occupied point in each direction, whatever
+/// its colour; callers mask out their own pieces.
+#[inline]
+pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
+    let s = sq.index();
+    let occ = occupied.0;
+    let mut attacks = 0;
+    for dir in [NORTH, EAST, SOUTH, WEST] {
+        let ray = RAYS[dir][s];
+        let blockers = ray & occ;
+        attacks |= if blockers == 0 {
+            ray
+        } else {
+            ray ^ RAYS[dir][nearest(dir, blockers)]
+        };
+    }
+    Bitboard(attacks)
+}
+
+/// Points a rook on `sq` attacks along its file only (the flying-general line).
+#[inline]
+pub fn file_line(sq: Square, occupied: Bitboard) -> Bitboard {
+    let s = sq.index();
+    let occ = occupied.0;
+    let mut attacks = 0;
+    for dir in [NORTH, SOUTH] {
+        let ray = RAYS[dir][s];
+        let blockers = ray & occ;
+        attacks |= if blockers == 0 {
+            ray
+        } else {
+            ray ^ RAYS[dir][nearest(dir, blockers)]
+        };
+    }
+    Bitboard(attacks)
+}
+
+/// Points a cannon on `sq` can capture on given `occupied`: in each direction
+/// the first occupied point beyond the first occupied point (the screen).
+///
+/// Cannons attack symmetrically, so this is also the set of points from which
+/// a cannon would attack `sq`.
+#[inline]
+pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
+    let s = sq.index();
+    let occ = occupied.0;
+    let mut attacks = 0;
+    for dir in [NORTH, EAST, SOUTH, WEST] {
+        let blockers = RAYS[dir][s] & occ;
+        if blockers != 0 {
+            let beyond = RAYS[dir][nearest(dir, blockers)] & occ;
+            if beyond != 0 {
+                attacks |= 1u128 << nearest(dir, beyond);
+            }
+        }
+    }
+    Bitboard(attacks)
+}
+
+/// Points a king on `sq` steps to (inside its palace).
+#[inline]
+pub fn king(sq: Square) -> Bitboard {
+    Bitboard(KING_STEPS[sq.index()])
+}
+
+/// Points an advisor on `sq` steps to (inside its palace).
+#[inline]
+pub fn advisor(sq: Square) -> Bitboard {
+    Bitboard(ADVISOR_STEPS[sq.index()])
+}
+
+/// Points an elephant on `sq` reaches given `occupied` (eyes block), without
+/// crossing the river. Elephant moves are symmetric, so this also answers
+/// "which elephants attack `sq`".
+#[inline]
+pub fn elephant(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (eyes, targets) = (&ELEPHANT.0[sq.index()], &ELEPHANT.1[sq.index()]);
+    let mut attacks = 0;
+    for d in 0..4 {
+        let eye = eyes[d];
+        if eye != NO_SQUARE && occupied.0 >> eye & 1 == 0 {
+            attacks |= targets[d];
+        }
+    }
+    Bitboard(attacks)
+}
+
+/// Points a horse on `sq` attacks given `occupied` (legs block).
+#[inline]
+pub fn horse(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (legs, targets) = (&HORSE.0[sq.index()], &HORSE.1[sq.index()]);
+    let mut attacks = 0;
+    for d in 0..4 {
+        let leg = legs[d];
+        if leg != NO_SQUARE && occupied.0 >> leg & 1 == 0 {
+            attacks |= targets[d];
+        }
+    }
+    Bitboard(attacks)
+}
+
+/// Points from which a horse would attack `sq` given `occupied`. The legs
+/// that matter are the diagonal neighbours of `sq`, not its orthogonal ones.
+#[inline]
+pub fn horse_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
+    let (legs, sources) = (
+        &HORSE_ATTACKERS.0[sq.index()],
+        &HORSE_ATTACKERS.1[sq.index()],
+    );
+    let mut attackers = 0;
+    for d in 0..4 {
+        let leg = legs[d];
+        if leg != NO_SQUARE && occupied.0 >> leg & 1 == 0 {
+            attackers |= sources[d];
+        }
+    }
+    Bitboard(attackers)
+}
+
+/// The four diagonal neighbours of `sq`: the legs of every horse that could
+/// attack `sq`.
+#[inline]
+pub fn horse_attacker_legs(sq: Square) -> Bitboard {
+    let legs = &HORSE_ATTACKERS.0[sq.index()];
+    let mut set = 0;
+    for &leg in legs {
+        if leg != NO_SQUARE {
+            set |= 1u128 << leg;
+        }
+    }
+    Bitboard(set)
+}
+
+/// Points a pawn of `color` on `sq` attacks (forward; sideways once across).
+#[inline]
+pub fn pawn(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN[color.index()][sq.index()])
+}
+
+/// Points from which a pawn of `color` attacks `sq`.
+#[inline]
+pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN_ATTACKERS[color.index()][sq.index()])
+}
+
+/// The points strictly between `a` and `b` when they share a file or rank;
+/// empty otherwise.
+pub fn between(a: Square, b: Square) -> Bitboard {
+    let (s, t) = (a.index(), b.index());
+    for dir in [NORTH, EAST, SOUTH, WEST] {
+        if RAYS[dir][s] >> t & 1 != 0 {
+            return Bitboard(RAYS[dir][s] & !RAYS[dir][t] & !(1u128 << t));
+        }
+    }
+    Bitboard::EMPTY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn set(points: &[&str]) -> Bitboard {
+        points.iter().map(|p| sq(p)).collect()
+    }
+
+    /// A slow, obviously correct slider walk to check the ray code against.
+    fn walk(from: Square, occ: Bitboard, cannon: bool) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for (df, dr) in STEPS {
+            let mut screens = 0;
+            let mut cur = from;
+            while let Some(next) = cur.offset(df, dr) {
+                cur = next;
+                if !cannon {
+                    out = out.with(cur);
+                    if occ.has(cur) {
+                        break;
+                    }
+                } else if occ.has(cur) {
+                    screens += 1;
+                    if screens == 2 {
+                        out = out.with(cur);
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sliders_match_a_slow_walk_on_random_occupancies() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let a = seed as u128;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Sparse-ish occupancies: AND of two random words.
+            let occ =
+                Bitboard::from_bits(a & ((seed as u128) << 64 | seed as u128) & (a >> 3 | a << 40));
+            for from in Square::all() {
+                assert_eq!(rook(from, occ), walk(from, occ, false));
+                assert_eq!(cannon_captures(from, occ), walk(from, occ, true));
+            }
+        }
+    }
+
+    #[test]
+    fn horse_legs_block() {
+        assert_eq!(horse(sq("b0"), Bitboard::EMPTY), set(&["a2", "c2", "d1"]));
+        assert_eq!(horse(sq("b0"), set(&["b1"])), set(&["d1"]));
+        assert_eq!(horse(sq("b0"), set(&["c0"])), set(&["a2", "c2"]));
+        assert_eq!(horse(sq("e4"), Bitboard::EMPTY).count(), 8);
+    }
+
+    #[test]
+    fn horse_attackers_are_the_reverse_of_horse_attacks() {
+        let mut seed = 12345u64;
+        for _ in 0..300 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let occ = Bitboard::from_bits((seed as u128) << 40 ^ (seed as u128) << 3);
+            for target in Square::all() {
+                let slow: Bitboard = Square::all()
+                    .filter(|&h| horse(h, occ).has(target))
+                    .collect();
+                assert_eq!(horse_attackers(target, occ), slow, "target {target}");
+            }
+        }
+    }
+
+    #[test]
+    fn elephants_stay_home_and_respect_eyes() {
+        assert_eq!(elephant(sq("c0"), Bitboard::EMPTY), set(&["a2", "e2"]));
+        assert_eq!(elephant(sq("c4"), Bitboard::EMPTY), set(&["a2", "e2"]));
+        assert_eq!(elephant(sq("c4"), set(&["d3"])), set(&["a2"]));
+        assert_eq!(elephant(sq("g5"), Bitboard::EMPTY), set(&["e7", "i7"]));
+    }
+
+    #[test]
+    fn palace_pieces() {
+        assert_eq!(king(sq("e0")), set(&["d0", "f0", "e1"]));
+        assert_eq!(king(sq("d2")), set(&["d1", "e2"]));
+        assert_eq!(advisor(sq("e1")), set(&["d0", "f0", "d2", "f2"]));
+        assert_eq!(advisor(sq("d9")), set(&["e8"]));
+        assert_eq!(advisor(sq("a0")), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn pawns_before_and_after_the_river() {
+        assert_eq!(pawn(Color::Red, sq("c3")), set(&["c4"]));
+        assert_eq!(pawn(Color::Red, sq("c5")), set(&["c6", "b5", "d5"]));
+        assert_eq!(pawn(Color::Red, sq("a9")), set(&["b9"]));
+        assert_eq!(pawn(Color::Black, sq("c6")), set(&["c5"]));
+        assert_eq!(pawn(Color::Black, sq("c4")), set(&["c3", "b4", "d4"]));
+        assert_eq!(
+            pawn_attackers(Color::Red, sq("c6")),
+            set(&["c5", "b6", "d6"])
+        );
+        assert_eq!(
+            pawn_attackers(Color::Red, sq("c5")),
+            set(&["c4", "b5", "d5"])
+        );
+        assert_eq!(pawn_attackers(Color::Red, sq("c4")), set(&["c3"]));
+    }
+
+    #[test]
+    fn between_points() {
+        assert_eq!(between(sq("e0"), sq("e4")), set(&["e1", "e2", "e3"]));
+        assert_eq!(between(sq("a3"), sq("d3")), set(&["b3", "c3"]));
+        assert_eq!(between(sq("a3"), sq("d4")), Bitboard::EMPTY);
+    }
+}

@@ -1,0 +1,284 @@
+//! FEN text in and out, with validation that names the problem.
+
+use crate::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square, FILES, RANKS};
+use std::fmt;
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The text has no placement field.
+    Empty,
+    /// The placement does not have 10 ranks separated by `/`.
+    WrongRankCount(usize),
+    /// A rank (ICCS number 0–9) does not cover exactly 9 files.
+    WrongFileCount {
+        /// The rank, as an ICCS rank number.
+        rank: usize,
+        /// How many files the text covered.
+        files: usize,
+    },
+    /// A character that is neither a piece letter nor a digit 1–9.
+    UnknownPiece(char),
+    /// The side to move is not `w`, `r` or `b`.
+    BadSide(String),
+    /// A move counter is not a number.
+    BadCounter(String),
+    /// More fields than a FEN has.
+    TrailingText(String),
+    /// A side has no king.
+    MissingKing(Color),
+    /// More pieces of one kind than a side starts with.
+    TooMany {
+        /// The offending piece (colour and kind).
+        piece: Piece,
+        /// How many the FEN has.
+        count: u32,
+    },
+    /// A king outside its palace.
+    KingOutsidePalace(Square),
+    /// An advisor or elephant on a point it can never reach.
+    UnreachablePoint {
+        /// The piece.
+        piece: Piece,
+        /// Where the FEN put it.
+        square: Square,
+    },
+    /// A pawn behind its starting rank.
+    PawnBehindStart(Square),
+    /// The side that is not to move is in check (its king could be taken),
+    /// including kings facing each other on an open file.
+    OpponentInCheck(Color),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |c: &Color| match c {
+            Color::Red => "Red",
+            Color::Black => "Black",
+        };
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::WrongRankCount(n) => write!(f, "FEN has {n} ranks, expected 10"),
+            FenError::WrongFileCount { rank, files } => {
+                write!(f, "FEN rank {rank} covers {files} files, expected 9")
+            }
+            FenError::UnknownPiece(c) => write!(f, "unknown piece letter '{c}' in FEN"),
+            FenError::BadSide(s) => write!(f, "side to move '{s}' is not w, r or b"),
+            FenError::BadCounter(s) => write!(f, "move counter '{s}' is not a number"),
+            FenError::TrailingText(s) => write!(f, "unexpected text after FEN: '{s}'"),
+            FenError::MissingKing(c) => write!(f, "{} has no king", side(c)),
+            FenError::TooMany { piece, count } => write!(
+                f,
+                "{} has {count} pieces '{}', at most {} allowed",
+                side(&piece.color()),
+                piece.fen_char(),
+                piece.kind().max_count()
+            ),
+            FenError::KingOutsidePalace(sq) => write!(f, "king on {sq} is outside its palace"),
+            FenError::UnreachablePoint { piece, square } => write!(
+                f,
+                "piece '{}' on {square} stands on a point it can never reach",
+                piece.fen_char()
+            ),
+            FenError::PawnBehindStart(sq) => write!(f, "pawn on {sq} is behind its starting rank"),
+            FenError::OpponentInCheck(c) => {
+                write!(f, "{} is not to move but its king is attacked", side(c))
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Whether `piece` can ever stand on `sq` by the rules of movement.
+fn reachable(piece: Piece, sq: Square) -> Result<(), FenError> {
+    let color = piece.color();
+    let (file, rank) = (sq.file().index(), sq.rank().relative_to(color));
+    let ok = match piece.kind() {
+        PieceKind::King => {
+            if !sq.in_palace(color) {
+                return Err(FenError::KingOutsidePalace(sq));
+            }
+            true
+        }
+        // The five points of the palace's diagonals.
+        PieceKind::Advisor => sq.in_palace(color) && (file + rank as usize) % 2 == 1,
+        // Seven points: files a, c, e, g, i on ranks 0, 2, 4 (relative) where
+        // the file and rank steps match.
+        PieceKind::Elephant => {
+            rank <= 4 && rank % 2 == 0 && file % 2 == 0 && (file / 2 + rank as usize / 2) % 2 == 1
+        }
+        PieceKind::Pawn => {
+            if rank < 3 {
+                return Err(FenError::PawnBehindStart(sq));
+            }
+            true
+        }
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(FenError::UnreachablePoint { piece, square: sq })
+    }
+}
+
+impl Position {
+    /// Parses a FEN. The fields after the side to move are optional; `H`/`E`
+    /// are read as horse/elephant; `w` or `r` mean Red to move.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next().ok_or(FenError::Empty)?;
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != RANKS {
+            return Err(FenError::WrongRankCount(rows.len()));
+        }
+        let mut pos = Position::empty();
+        let mut counts = [0u32; Piece::COUNT];
+        for (i, row) in rows.iter().enumerate() {
+            let rank_index = RANKS - 1 - i;
+            let mut file = 0usize;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                    file += d as usize;
+                    continue;
+                }
+                let piece = Piece::from_fen_char(c).ok_or(FenError::UnknownPiece(c))?;
+                if file >= FILES {
+                    file += 1;
+                    continue; // reported as a wrong file count below
+                }
+                let sq = Square::new(
+                    File::new(file as u8).expect("file < 9"),
+                    Rank::new(rank_index as u8).expect("rank < 10"),
+                );
+                reachable(piece, sq)?;
+                counts[piece.index()] += 1;
+                if counts[piece.index()] > piece.kind().max_count() {
+                    return Err(FenError::TooMany {
+                        piece,
+                        count: counts[piece.index()],
+                    });
+                }
+                pos.put(piece, sq);
+                file += 1;
+            }
+            if file != FILES {
+                return Err(FenError::WrongFileCount {
+                    rank: rank_index,
+                    files: file,
+                });
+            }
+        }
+        for color in Color::ALL {
+            if pos.pieces(color, PieceKind::King).is_empty() {
+                return Err(FenError::MissingKing(color));
+            }
+        }
+        let side = match fields.next() {
+            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+            Some("b") | Some("B") => Color::Black,
+            Some(s) => return Err(FenError::BadSide(s.to_string())),
+        };
+        pos.set_side_to_move(side);
+        // Castling and en-passant fields: always "-" in Xiangqi; tolerated.
+        let _castling = fields.next();
+        let _en_passant = fields.next();
+        let mut counter = |default: u16| -> Result<u16, FenError> {
+            match fields.next() {
+                None => Ok(default),
+                Some(s) => s
+                    .parse::<u16>()
+                    .map_err(|_| FenError::BadCounter(s.to_string())),
+            }
+        };
+        let halfmove = counter(0)?;
+        let fullmove = counter(1)?;
+        if let Some(extra) = fields.next() {
+            return Err(FenError::TrailingText(extra.to_string()));
+        }
+        pos.set_counters(halfmove, fullmove);
+        if pos.king_attacked(!side) {
+            return Err(FenError::OpponentInCheck(!side));
+        }
+        debug_assert_eq!(pos.key(), pos.compute_key());
+        Ok(pos)
+    }
+
+    /// The FEN of the position (side `w` or `b`, counters included).
+    pub fn to_fen(&self) -> String {
+        let mut out = String::with_capacity(96);
+        for rank in Rank::ALL.iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.piece_at(Square::new(file, *rank)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(p.fen_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank.index() > 0 {
+                out.push('/');
+            }
+        }
+        let side = match self.side_to_move() {
+            Color::Red => 'w',
+            Color::Black => 'b',
+        };
+        out.push_str(&format!(
+            " {side} - - {} {}",
+            self.halfmove_clock(),
+            self.fullmove_number()
+        ));
+        out
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+/// All points a piece of `piece`'s kind and colour may ever occupy.
+pub fn legal_points(piece: Piece) -> Bitboard {
+    Square::all()
+        .filter(|&sq| reachable(piece, sq).is_ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_round_trips() {
+        let pos = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(pos.to_fen(), START_FEN);
+        assert_eq!(pos.occupied().count(), 32);
+    }
+
+    #[test]
+    fn reachable_point_counts() {
+        let count = |c, k| legal_points(Piece::new(c, k)).count();
+        for c in Color::ALL {
+            assert_eq!(count(c, PieceKind::King), 9);
+            assert_eq!(count(c, PieceKind::Advisor), 5);
+            assert_eq!(count(c, PieceKind::Elephant), 7);
+            assert_eq!(count(c, PieceKind::Pawn), 63);
+            assert_eq!(count(c, PieceKind::Rook), 90);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Legal move generation.
+//!
+//! Moves are generated per piece kind against a target mask, then filtered
+//! for legality. Most moves need no real test: a move is only examined when
+//! the king moves, the side is in check, the moving piece is one of the
+//! points whose vacating can expose the king (the first two blockers on each
+//! line from the king, the horse legs beside it), or it lands on an empty
+//! point of a line from the king (where it could become a cannon screen).
+
+use crate::attacks;
+use crate::{Bitboard, Move, MoveList, PieceKind, Position};
+
+/// Which moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Legal captures only.
+    Captures,
+    /// Legal non-captures only.
+    Quiets,
+}
+
+impl Position {
+    /// Every legal move of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list
+    }
+
+    /// The legal captures of the side to move.
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::Captures, &mut list);
+        list
+    }
+
+    /// The legal non-captures of the side to move.
+    pub fn legal_quiets(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::Quiets, &mut list);
+        list
+    }
+
+    /// The legal moves when in check (every legal move is an evasion then);
+    /// empty when not in check.
+    pub fn check_evasions(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.in_check() {
+            self.generate(GenKind::All, &mut list);
+        }
+        list
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Number of legal moves (cheaper than keeping the list).
+    #[inline]
+    pub fn count_legal_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list.len()
+    }
+
+    /// Appends the legal moves of `kind` to `list`.
+    pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        let start = list.len();
+        self.generate_pseudo(kind, list);
+        let us = self.side_to_move();
+        let ks = self.king_square(us);
+        let occ = self.occupied();
+        let checked = self.in_check();
+        // Points where a move needs a real test (see the module comment).
+        let risky_from = if checked {
+            Bitboard::FULL
+        } else {
+            self.king_blocker_candidates(ks, occ).with(ks)
+        };
+        let risky_to = attacks::rook(ks, occ) & !occ;
+        let moves = list.as_mut_slice();
+        let mut kept = start;
+        for i in start..moves.len() {
+            let m = moves[i];
+            let safe =
+                !(risky_from.has(m.from()) || risky_to.has(m.to())) || self.king_safe_after(m);
+            if safe {
+                moves[kept] = m;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    /// Appends the pseudo-legal moves of `kind` (legal by each piece's rules,
+    /// perhaps leaving the king attacked).
+    pub fn generate_pseudo(&self, kind: GenKind, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let occ = self.occupied();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(!us);
+        let targets = match kind {
+            GenKind::All => !ours,
+            GenKind::Captures => theirs,
+            GenKind::Quiets => !occ,
+        };
+        let mut push_all = |from, set: Bitboard| {
+            for to in set & targets {
+                list.push(Move::new(from, to));
+            }
+        };
+        for from in self.pieces(us, PieceKind::Rook) {
+            push_all(from, attacks::rook(from, occ));
+        }
+        for from in self.pieces(us, PieceKind::Cannon) {
+            let mut set = Bitboard::EMPTY;
+            if kind != GenKind::Captures {
+                set |= attacks::rook(from, occ) & !occ;
+            }
+            if kind != GenKind::Quiets {
+                set |= attacks::cannon_captures(from, occ) & theirs;
+            }
+            push_all(from, set);
+        }
+        for from in self.pieces(us, PieceKind::Horse) {
+            push_all(from, attacks::horse(from, occ));
+        }
+        for from in self.pieces(us, PieceKind::Pawn) {
+            push_all(from, attacks::pawn(us, from));
+        }
+        for from in self.pieces(us, PieceKind::Elephant) {
+            push_all(from, attacks::elephant(from, occ));
+        }
+        for from in self.pieces(us, PieceKind::Advisor) {
+            push_all(from, attacks::advisor(from));
+        }
+        for from in self.pieces(us, PieceKind::King) {
+            push_all(from, attacks::king(from));
+        }
+    }
+}

@@ -1,0 +1,522 @@
+//! The position: placement, side to move, counters, hash key and history.
+
+use crate::attacks;
+use crate::{zobrist, Bitboard, Color, Move, Piece, PieceKind, Square, SQUARES};
+
+/// What `make_move` must remember so that `unmake_move` can restore the
+/// position exactly.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    key: u64,
+    halfmove_clock: u16,
+}
+
+/// A Xiangqi position with its move history.
+///
+/// The history (an undo stack) makes `unmake_move` exact and lets search and
+/// referees see earlier hash keys for repetition detection.
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; SQUARES],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 7],
+    side: Color,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    key: u64,
+    history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board with Red to move; the FEN parser fills it.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [None; SQUARES],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 7],
+            side: Color::Red,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Places `piece` on the empty point `sq`, updating the hash key.
+    #[inline]
+    pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.board[sq.index()].is_none());
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color().index()] ^= b;
+        self.by_kind[piece.kind().index()] ^= b;
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// Takes `piece` off `sq`, updating the hash key.
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.by_color[piece.color().index()] ^= b;
+        self.by_kind[piece.kind().index()] ^= b;
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    pub(crate) fn set_side_to_move(&mut self, side: Color) {
+        if self.side != side {
+            self.key ^= zobrist::side_key();
+            self.side = side;
+        }
+    }
+
+    pub(crate) fn set_counters(&mut self, halfmove_clock: u16, fullmove_number: u16) {
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number.max(1);
+    }
+
+    // ----- queries -------------------------------------------------------
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Plies since the last capture (the natural-move-limit counter).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and counting Black's moves.
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist key of placement and side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Every occupied point.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The points holding `color`'s pieces.
+    #[inline]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The points holding pieces of `kind`, either side.
+    #[inline]
+    pub fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// The points holding `color`'s pieces of `kind`.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// Where `color`'s king stands.
+    ///
+    /// Every `Position` has both kings: the FEN parser rejects boards without
+    /// them and no legal move captures a king.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King)
+            .first()
+            .expect("both kings are always on the board")
+    }
+
+    /// Number of plies played since the position was set up.
+    #[inline]
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves played since the position was set up, oldest first.
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The hash keys of earlier positions, oldest first (not including the
+    /// current one).
+    pub fn previous_keys(&self) -> impl DoubleEndedIterator<Item = u64> + ExactSizeIterator + '_ {
+        self.history.iter().map(|u| u.key)
+    }
+
+    /// The piece captured by the last move played, if any.
+    pub fn last_captured(&self) -> Option<Piece> {
+        self.history.last().and_then(|u| u.captured)
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// Forgets the move history (keeps the position). Used when a game
+    /// record is cut at an irreversible move.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// The key recomputed from scratch; equals [`Position::key`] unless the
+    /// incremental updates have a bug.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            zobrist::side_key()
+        } else {
+            0
+        };
+        for sq in self.occupied() {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::piece_key(p, sq);
+            }
+        }
+        key
+    }
+
+    // ----- attacks -------------------------------------------------------
+
+    /// `by`'s pieces (among `their_pieces`) that attack the king point `ks`
+    /// given `occ`, including the enemy king along an open file (the
+    /// flying-general rule). Advisors and elephants never leave their own
+    /// half, and the kings can never meet by a step, so they are skipped.
+    #[inline]
+    fn king_attackers(
+        &self,
+        ks: Square,
+        by: Color,
+        occ: Bitboard,
+        their_pieces: Bitboard,
+    ) -> Bitboard {
+        let rooks = self.by_kind[PieceKind::Rook.index()];
+        let kings = self.by_kind[PieceKind::King.index()];
+        let cannons = self.by_kind[PieceKind::Cannon.index()];
+        let horses = self.by_kind[PieceKind::Horse.index()];
+        let pawns = self.by_kind[PieceKind::Pawn.index()];
+        let lines = (attacks::rook(ks, occ) & rooks) | (attacks::file_line(ks, occ) & kings);
+        let jumps = attacks::cannon_captures(ks, occ) & cannons;
+        let horses = attacks::horse_attackers(ks, occ) & horses;
+        let pawns = attacks::pawn_attackers(by, ks) & pawns;
+        (lines | jumps | horses | pawns) & their_pieces
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        let us = self.side;
+        self.king_attackers(
+            self.king_square(us),
+            !us,
+            self.occupied(),
+            self.by_color[(!us).index()],
+        )
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Whether `color`'s king is attacked (for `color` not to move, that
+    /// makes the position illegal).
+    pub fn king_attacked(&self, color: Color) -> bool {
+        self.king_attackers(
+            self.king_square(color),
+            !color,
+            self.occupied(),
+            self.by_color[(!color).index()],
+        )
+        .any()
+    }
+
+    /// All pieces of `by` that attack `sq` given `occ`: every kind, king
+    /// and advisor steps included (the flying-general line is not a capture
+    /// of an ordinary point and is not included).
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let set = (attacks::rook(sq, occ) & k(PieceKind::Rook))
+            | (attacks::cannon_captures(sq, occ) & k(PieceKind::Cannon))
+            | (attacks::horse_attackers(sq, occ) & k(PieceKind::Horse))
+            | (attacks::pawn_attackers(by, sq) & k(PieceKind::Pawn))
+            | (attacks::king(sq) & k(PieceKind::King))
+            | (attacks::advisor(sq) & k(PieceKind::Advisor))
+            | (attacks::elephant(sq, occ) & k(PieceKind::Elephant));
+        set & self.by_color[by.index()] & occ
+    }
+
+    /// Points attacked by the piece on `sq` (captures included, own pieces
+    /// included), given the current occupancy; empty if `sq` is empty.
+    pub fn attacks_from(&self, sq: Square) -> Bitboard {
+        let Some(piece) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
+        piece_attacks(piece, sq, self.occupied())
+    }
+
+    /// `color`'s pieces that may not simply leave their point: taking one
+    /// off the board would expose `color`'s king to attack (a rook or king
+    /// line, a cannon screen of either of its two blockers, a horse leg).
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let ks = self.king_square(color);
+        let occ = self.occupied();
+        let theirs = self.by_color[(!color).index()];
+        let candidates = self.king_blocker_candidates(ks, occ) & self.by_color[color.index()];
+        candidates
+            .into_iter()
+            .filter(|&sq| {
+                self.king_attackers(ks, !color, occ.without(sq), theirs)
+                    .any()
+            })
+            .collect()
+    }
+
+    /// Points whose vacating could expose the king on `ks`: the first and
+    /// second occupied points on each line from the king (rook and cannon
+    /// lines) and the four horse legs next to it.
+    #[inline]
+    pub(crate) fn king_blocker_candidates(&self, ks: Square, occ: Bitboard) -> Bitboard {
+        (attacks::rook(ks, occ) & occ)
+            | attacks::cannon_captures(ks, occ)
+            | attacks::horse_attacker_legs(ks)
+    }
+
+    /// Whether `m`, assumed pseudo-legal, leaves the mover's king safe.
+    #[inline]
+    pub(crate) fn king_safe_after(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side;
+        let to_bb = Bitboard::from_square(to);
+        let moving_king = self.by_kind[PieceKind::King.index()].has(from);
+        let ks = if moving_king {
+            to
+        } else {
+            self.king_square(us)
+        };
+        let occ = self.occupied().without(from) | to_bb;
+        let theirs = self.by_color[(!us).index()] & !to_bb;
+        self.king_attackers(ks, !us, occ, theirs).is_empty()
+    }
+
+    /// Whether `m` gives check to the opponent (assumes `m` is legal).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        let us = self.side;
+        let ks = self.king_square(!us);
+        let occ = self.occupied().without(from).with(to);
+        let ours = self.by_color[us.index()].without(from);
+        // Discovered attacks (and new cannon screens) by the pieces that stay.
+        if self.king_attackers(ks, us, occ, ours).any() {
+            return true;
+        }
+        let direct = match piece.kind() {
+            PieceKind::King => attacks::file_line(to, occ),
+            PieceKind::Advisor | PieceKind::Elephant => Bitboard::EMPTY,
+            _ => piece_attacks(piece, to, occ),
+        };
+        direct.has(ks)
+    }
+
+    // ----- making moves --------------------------------------------------
+
+    /// Plays `m`, which must be legal (or at least pseudo-legal: a move of a
+    /// piece of the side to move that its rules allow).
+    #[inline]
+    pub fn make_move(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let piece = self.board[from.index()].expect("make_move: no piece on the from point");
+        let captured = self.board[to.index()];
+        self.history.push(Undo {
+            mv: m,
+            captured,
+            key: self.key,
+            halfmove_clock: self.halfmove_clock,
+        });
+        if let Some(c) = captured {
+            self.remove(c, to);
+            self.halfmove_clock = 0;
+        } else {
+            self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        }
+        // Move the piece with one XOR per board.
+        let change = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(piece);
+        self.by_color[piece.color().index()] ^= change;
+        self.by_kind[piece.kind().index()] ^= change;
+        self.key ^=
+            zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) ^ zobrist::side_key();
+        if self.side == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side = !self.side;
+    }
+
+    /// Takes back the last move played by [`Position::make_move`].
+    ///
+    /// # Panics
+    /// Panics if no move has been played (or the last was a null move).
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_move: no move to take back");
+        let (from, to) = (undo.mv.from(), undo.mv.to());
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let piece = self.board[to.index()].expect("unmake_move: the moved piece is missing");
+        let change = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.board[to.index()] = None;
+        self.board[from.index()] = Some(piece);
+        self.by_color[piece.color().index()] ^= change;
+        self.by_kind[piece.kind().index()] ^= change;
+        if let Some(c) = undo.captured {
+            let b = Bitboard::from_square(to);
+            self.board[to.index()] = Some(c);
+            self.by_color[c.color().index()] ^= b;
+            self.by_kind[c.kind().index()] ^= b;
+        }
+        self.key = undo.key;
+        self.halfmove_clock = undo.halfmove_clock;
+    }
+
+    /// Passes the move to the opponent (null-move search). The side to move
+    /// must not be in check.
+    pub fn make_null_move(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NULL,
+            captured: None,
+            key: self.key,
+            halfmove_clock: self.halfmove_clock,
+        });
+        self.key ^= zobrist::side_key();
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.side = !self.side;
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null_move(&mut self) {
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_null_move: nothing to take back");
+        debug_assert!(undo.mv.is_null());
+        self.side = !self.side;
+        self.key = undo.key;
+        self.halfmove_clock = undo.halfmove_clock;
+    }
+
+    /// Whether `m` is legal here. Safe for any move, e.g. one read from a
+    /// transposition table or typed by a user.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.king_safe_after(m)
+    }
+
+    /// Whether `m` moves a piece of the side to move by that piece's rules
+    /// (legality of the resulting king position aside).
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        if m.is_null() {
+            return false;
+        }
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
+            return false;
+        };
+        if piece.color() != self.side || self.by_color[self.side.index()].has(to) {
+            return false;
+        }
+        let occ = self.occupied();
+        let targets = match piece.kind() {
+            PieceKind::Cannon => {
+                if self.board[to.index()].is_some() {
+                    attacks::cannon_captures(from, occ)
+                } else {
+                    attacks::rook(from, occ) & !occ
+                }
+            }
+            _ => piece_attacks(piece, from, occ),
+        };
+        targets.has(to)
+    }
+}
+
+/// Points `piece` on `sq` attacks given `occ` (captures for cannons).
+#[inline]
+pub(crate) fn piece_attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+    match piece.kind() {
+        PieceKind::King => attacks::king(sq),
+        PieceKind::Advisor => attacks::advisor(sq),
+        PieceKind::Elephant => attacks::elephant(sq, occ),
+        PieceKind::Horse => attacks::horse(sq, occ),
+        PieceKind::Rook => attacks::rook(sq, occ),
+        PieceKind::Cannon => attacks::cannon_captures(sq, occ),
+        PieceKind::Pawn => attacks::pawn(piece.color(), sq),
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when placement, side to move and counters are;
+    /// the move history is not compared.
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.key == other.key
+    }
+}
+
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// A plain-text board, rank 9 at the top, with ICCS labels.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in crate::Rank::ALL.iter().rev() {
+            write!(f, "{} ", rank.to_char())?;
+            for file in crate::File::ALL {
+                let c = self
+                    .piece_at(Square::new(file, *rank))
+                    .map_or('.', Piece::fen_char);
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a b c d e f g h i")
+    }
+}

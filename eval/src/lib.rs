@@ -1,0 +1,1 @@
+//! Static evaluation for Shuai (material, piece-square tables and more to come).

@@ -1,0 +1,1 @@
+//! The search for Shuai: iterative deepening alpha-beta over the board crate.

@@ -1,0 +1,1 @@
+//! Development tools for Shuai: match runner, test-suite runner, tuner.
