@@ -16,6 +16,7 @@
 
 pub mod attacks;
 mod bitboard;
+mod chinese;
 mod fen;
 mod iccs;
 mod movegen;
@@ -28,6 +29,7 @@ mod square;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
+pub use chinese::ChineseNotationError;
 pub use fen::{legal_points, FenError, START_FEN};
 pub use iccs::{parse_iccs, MoveParseError};
 pub use movegen::GenKind;
