@@ -22,5 +22,8 @@ fn main() {
     let start = Instant::now();
     let nodes = perft(&mut pos, depth);
     let secs = start.elapsed().as_secs_f64();
-    println!("{nodes} nodes in {secs:.3} s ({:.1} Mnps)", nodes as f64 / secs / 1e6);
+    println!(
+        "{nodes} nodes in {secs:.3} s ({:.1} Mnps)",
+        nodes as f64 / secs / 1e6
+    );
 }

@@ -179,8 +179,8 @@ impl Position {
             }
         }
         let side = match fields.next() {
-            None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
+            None | Some("w" | "r" | "W" | "R" | "red") => Color::Red,
+            Some("b" | "B" | "black") => Color::Black,
             Some(s) => return Err(FenError::BadSide(s.to_string())),
         };
         pos.set_side_to_move(side);

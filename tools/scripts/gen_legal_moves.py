@@ -754,8 +754,7 @@ def gen_no_moves(rng, col, target, max_tries):
         if checkers(board, attacker) or legal_moves_own(board, defender):
             continue
         # Stalemates are far more common here than mates: keep them balanced.
-        kind = "checkmate" if checkers(board, defender) else "stalemate"
-        if col.stats[kind] >= (target + 1) // 2:
+        if not checkers(board, defender) and col.stats["stalemate"] >= target // 2:
             continue
         col.add("no_moves", make_fen(board, defender), require_empty=True)
     return tries

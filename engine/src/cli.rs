@@ -1,0 +1,95 @@
+//! The `shuai` command line: with no subcommand it speaks UCCI/UCI on
+//! stdin/stdout; subcommands are tools for people at a terminal.
+
+use clap::{Parser, Subcommand};
+use shuai_board::Position;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Shuai (帅), a Xiangqi engine. With no subcommand it waits for UCCI or UCI
+/// commands on standard input, as GUIs and match runners expect.
+#[derive(Parser, Debug)]
+#[command(name = "shuai", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; none means the protocol loop.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count leaf nodes of the legal move tree (prints one line per root move,
+    /// then `Nodes searched: N`).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (ICCS, space separated) to play from that position first.
+        #[arg(long)]
+        moves: Option<String>,
+    },
+}
+
+const BANNER: &str = "\
+Shuai (帅) — a Xiangqi engine.
+  From a GUI: add this program as a UCCI or UCI engine; it speaks both.
+  Here: type 'uci' or 'ucci', then e.g. 'position startpos moves h2e2' and 'go perft 4'.
+  Commands: shuai perft <depth> [--fen FEN]   ·   shuai --help
+  'quit' leaves.";
+
+/// Parses the arguments and runs; returns the process exit code.
+pub fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            if io::stdin().is_terminal() {
+                eprintln!("{BANNER}");
+            }
+            let stdout = io::stdout();
+            match crate::protocol::run(io::stdin().lock(), &mut stdout.lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    log::error!("I/O error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Perft { depth, fen, moves }) => {
+            let mut pos = match setup(fen.as_deref(), moves.as_deref()) {
+                Ok(p) => p,
+                Err(msg) => {
+                    eprintln!("shuai perft: {msg}");
+                    return ExitCode::from(2);
+                }
+            };
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            match crate::perft::run(&mut pos, depth, &mut out).and_then(|_| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shuai perft: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}
+
+/// Builds a position from an optional FEN and an optional move list.
+pub fn setup(fen: Option<&str>, moves: Option<&str>) -> Result<Position, String> {
+    let mut pos = match fen {
+        None => Position::startpos(),
+        Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
+    };
+    for text in moves.unwrap_or("").split_whitespace() {
+        let m = pos.parse_move(text).map_err(|e| e.to_string())?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
