@@ -24,6 +24,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+pub mod rules;
 mod see;
 mod square;
 mod zobrist;
