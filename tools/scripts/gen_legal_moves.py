@@ -707,7 +707,7 @@ def gen_fg_cannon(rng, col, target):
                     counts[(k, s)] += 1
         # Cannons aimed at the kings along their files or ranks, with screens.
         for side in "wb":
-            if rng.random() < 0.7:
+            if rng.random() < 0.7 and counts[("C", side)] < POOL["C"]:
                 ek = bk if side == "w" else rk
                 er, ef = divmod(ek, 9)
                 if rng.random() < 0.6:
