@@ -244,6 +244,44 @@ fn nearest(dir: usize, blockers: u128) -> usize {
     }
 }
 
+/// The four line directions, for code that walks rays itself.
+pub(crate) const DIRECTIONS: [usize; 4] = [NORTH, EAST, SOUTH, WEST];
+
+/// Whether `dir` runs along a file (the flying-general line).
+#[inline]
+pub(crate) const fn is_vertical(dir: usize) -> bool {
+    dir == NORTH || dir == SOUTH
+}
+
+/// The points from `sq` in direction `dir`, excluding `sq`.
+#[inline]
+pub(crate) fn ray(dir: usize, sq: Square) -> Bitboard {
+    Bitboard(RAYS[dir][sq.index()])
+}
+
+/// The point of the non-empty `set` (a subset of a ray in `dir`) nearest
+/// the ray's origin.
+#[inline]
+pub(crate) fn nearest_on_ray(dir: usize, set: Bitboard) -> Square {
+    debug_assert!(set.any());
+    Square::from_index_unchecked(nearest(dir, set.0))
+}
+
+/// Per diagonal neighbour of `sq`: the neighbour (a horse leg) and the two
+/// points from which a horse attacks `sq` through it.
+#[inline]
+pub(crate) fn horse_attack_paths(sq: Square) -> impl Iterator<Item = (Square, Bitboard)> {
+    let (legs, sources) = (HORSE_ATTACKERS.0[sq.index()], HORSE_ATTACKERS.1[sq.index()]);
+    (0..4).filter_map(move |d| {
+        (legs[d] != NO_SQUARE).then(|| {
+            (
+                Square::from_index_unchecked(legs[d] as usize),
+                Bitboard(sources[d]),
+            )
+        })
+    })
+}
+
 /// Points a rook on `sq` attacks (moves to or captures on) given `occupied`.
 ///
 /// The result includes the first occupied point in each direction, whatever

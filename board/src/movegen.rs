@@ -70,17 +70,8 @@ impl Position {
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
         let start = list.len();
         self.generate_pseudo(kind, list);
-        let us = self.side_to_move();
-        let ks = self.king_square(us);
-        let occ = self.occupied();
-        let checked = self.in_check();
-        // Points where a move needs a real test (see the module comment).
-        let risky_from = if checked {
-            Bitboard::FULL
-        } else {
-            self.king_blocker_candidates(ks, occ).with(ks)
-        };
-        let risky_to = attacks::rook(ks, occ) & !occ;
+        let shield = self.king_shield();
+        let (risky_from, risky_to) = (shield.risky_from, shield.risky_to);
         let moves = list.as_mut_slice();
         let mut kept = start;
         for i in start..moves.len() {

@@ -305,6 +305,80 @@ impl Position {
             | attacks::horse_attacker_legs(ks)
     }
 
+    /// One pass over the lines and horse paths around the side to move's
+    /// king: the checkers, and the exact points where a move needs a full
+    /// legality test.
+    pub(crate) fn king_shield(&self) -> KingShield {
+        let us = self.side;
+        let ks = self.king_square(us);
+        let occ = self.occupied();
+        let ours = self.by_color[us.index()];
+        let theirs = self.by_color[(!us).index()];
+        let their_rooks = self.by_kind[PieceKind::Rook.index()] & theirs;
+        let their_cannons = self.by_kind[PieceKind::Cannon.index()] & theirs;
+        let their_king = self.by_kind[PieceKind::King.index()] & theirs;
+        let mut shield = KingShield::default();
+        for dir in attacks::DIRECTIONS {
+            let ray = attacks::ray(dir, ks);
+            let line = ray & occ;
+            if line.is_empty() {
+                continue;
+            }
+            // A rook, or the enemy king on the file, attacks along the line.
+            let liners = if attacks::is_vertical(dir) {
+                their_rooks | their_king
+            } else {
+                their_rooks
+            };
+            let b1 = attacks::nearest_on_ray(dir, line);
+            let after1 = attacks::ray(dir, b1) & occ;
+            if their_cannons.has(b1) {
+                // A piece dropped in front of this cannon becomes its screen.
+                shield.risky_to |= ray & !attacks::ray(dir, b1).with(b1);
+            }
+            if liners.has(b1) {
+                shield.checkers |= Bitboard::from_square(b1);
+            }
+            if after1.is_empty() {
+                continue;
+            }
+            let b2 = attacks::nearest_on_ray(dir, after1);
+            if their_cannons.has(b2) {
+                shield.checkers |= Bitboard::from_square(b2);
+            }
+            if ours.has(b1) && liners.has(b2) {
+                shield.risky_from |= Bitboard::from_square(b1);
+            }
+            let after2 = attacks::ray(dir, b2) & occ;
+            if after2.is_empty() {
+                continue;
+            }
+            let b3 = attacks::nearest_on_ray(dir, after2);
+            if their_cannons.has(b3) {
+                // Either of the two pieces in front may be the one to leave.
+                shield.risky_from |= (Bitboard::from_square(b1) | Bitboard::from_square(b2)) & ours;
+            }
+        }
+        let their_horses = self.by_kind[PieceKind::Horse.index()] & theirs;
+        for (leg, sources) in attacks::horse_attack_paths(ks) {
+            let horses = sources & their_horses;
+            if horses.any() {
+                if !occ.has(leg) {
+                    shield.checkers |= horses;
+                } else if ours.has(leg) {
+                    shield.risky_from |= Bitboard::from_square(leg);
+                }
+            }
+        }
+        shield.checkers |=
+            attacks::pawn_attackers(!us, ks) & self.by_kind[PieceKind::Pawn.index()] & theirs;
+        shield.risky_from |= Bitboard::from_square(ks);
+        if shield.checkers.any() {
+            shield.risky_from = Bitboard::FULL;
+        }
+        shield
+    }
+
     /// Whether `m`, assumed pseudo-legal, leaves the mover's king safe.
     #[inline]
     pub(crate) fn king_safe_after(&self, m: Move) -> bool {
@@ -468,6 +542,20 @@ impl Position {
         };
         targets.has(to)
     }
+}
+
+/// What the move generator needs to know about the king of the side to move.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KingShield {
+    /// Enemy pieces giving check.
+    pub checkers: Bitboard,
+    /// Points whose piece's moves need a full legality test: the king, our
+    /// pieces whose leaving opens a line or a horse leg onto the king, and
+    /// every point when in check.
+    pub risky_from: Bitboard,
+    /// Empty points where a piece would become the screen of an enemy
+    /// cannon aimed at the king.
+    pub risky_to: Bitboard,
 }
 
 /// Points `piece` on `sq` attacks given `occ` (captures for cannons).
