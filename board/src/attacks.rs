@@ -272,13 +272,11 @@ pub(crate) fn nearest_on_ray(dir: usize, set: Bitboard) -> Square {
 #[inline]
 pub(crate) fn horse_attack_paths(sq: Square) -> impl Iterator<Item = (Square, Bitboard)> {
     let (legs, sources) = (HORSE_ATTACKERS.0[sq.index()], HORSE_ATTACKERS.1[sq.index()]);
-    (0..4).filter_map(move |d| {
-        (legs[d] != NO_SQUARE).then(|| {
-            (
-                Square::from_index_unchecked(legs[d] as usize),
-                Bitboard(sources[d]),
-            )
-        })
+    (0..4).filter(move |&d| legs[d] != NO_SQUARE).map(move |d| {
+        (
+            Square::from_index_unchecked(legs[d] as usize),
+            Bitboard(sources[d]),
+        )
     })
 }
 
