@@ -1,1 +1,86 @@
-//! Static evaluation for Shuai (material, piece-square tables and more to come).
+//! Static evaluation for Shuai.
+//!
+//! [`evaluate`] scores a position in centipawns from the side to move's
+//! point of view. It is a tapered evaluation: every term is a midgame/endgame
+//! [`Score`] pair summed per side, blended by a [`phase`] computed from the
+//! rooks, horses and cannons left, then scaled toward zero in endings the
+//! side ahead cannot win ([`endgame::scale_factor`]).
+//!
+//! All weights live in one struct, [`Weights`] ([`Weights::DEFAULT`] holds
+//! the hand-set values), which a tuner reads and writes as a flat vector
+//! ([`Weights::to_vec`], [`Weights::from_vec`], [`Weights::names`]). The
+//! terms are written once and reported through an internal sink, so the fast
+//! path ([`evaluate`]), the readable breakdown ([`trace`]) and the tuner's
+//! linear features ([`features`]) cannot disagree.
+//!
+//! The terms, for each side:
+//!
+//! - material and piece-square tables (Red's view, mirrored left–right;
+//!   Black reads them with the ranks flipped);
+//! - mobility of rooks, horses (legs), cannons (quiet moves plus capture
+//!   targets over one screen) and elephants (eyes);
+//! - king safety: points of the enemy palace attacked by rooks, horses and
+//!   cannons (beyond their screens); missing advisors and elephants against
+//!   the enemy's horses, rooks and cannons; cannons on the enemy king's file
+//!   by number of pieces between (空头炮, screen, 当头炮); the bottom cannon
+//!   (沉底炮); rooks on the enemy king's file;
+//! - rooks on open and half-open files;
+//! - pawns: crossed pawns through the tables, side-by-side crossed pawns,
+//!   the stuck pawn on the last rank (老兵);
+//! - a tempo bonus for the side to move.
+//!
+//! ```
+//! use shuai_board::Position;
+//! let pos = Position::startpos();
+//! // The start position is symmetric: only the tempo bonus remains.
+//! assert_eq!(shuai_eval::evaluate(&pos), shuai_eval::Weights::DEFAULT.tempo.mg);
+//! println!("{}", shuai_eval::trace(&pos));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod endgame;
+mod score;
+mod terms;
+mod trace;
+mod weights;
+
+pub use score::{s, Score};
+pub use terms::{phase, Term, PHASE_MAX, PHASE_WEIGHTS};
+pub use trace::{features, trace_with, EvalFeatures, EvalTrace};
+pub use weights::{
+    pst_index, ParamGroup, Weights, WrongLength, ATTACKERS, CANNON_MOBILITY, ELEPHANT_MOBILITY,
+    HORSE_MOBILITY, PARAM_COUNT, PST_SIZE, ROOK_MOBILITY, SCORE_COUNT,
+};
+
+use shuai_board::{Color, Position};
+
+/// The weights [`evaluate`] uses.
+static DEFAULT_WEIGHTS: Weights = Weights::DEFAULT;
+
+/// The static evaluation of `pos` in centipawns, from the side to move's
+/// point of view, with the default weights.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &DEFAULT_WEIGHTS)
+}
+
+/// The static evaluation of `pos` with weights `w`, from the side to move's
+/// point of view.
+#[inline]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let mut sink = terms::Totals::default();
+    terms::run(pos, w, &mut sink);
+    let red = terms::finish(pos, sink.total()).red;
+    if pos.side_to_move() == Color::Red {
+        red
+    } else {
+        -red
+    }
+}
+
+/// The evaluation of `pos` term by term with the default weights; its
+/// `score` equals [`evaluate`], and it prints as a table.
+pub fn trace(pos: &Position) -> EvalTrace {
+    trace_with(pos, &DEFAULT_WEIGHTS)
+}
