@@ -1,2 +1,126 @@
 //! Game-end and repetition rules (棋例): perpetual check, chase and mate
 //! threat, the natural-move limit, mate and stalemate.
+//!
+//! The rule book is `rules.md` of the project ("Repetition rules"). This
+//! module turns it into code that search, the engine and the match runner
+//! share:
+//!
+//! * [`classify_move`] labels one move for the side that made it: check,
+//!   mate threat, chase (with the chased pieces) or idle
+//!   ([`MoveClass`], module `classify`).
+//! * [`judge_repetition`] / [`judge_repetition_n`] look at a position's
+//!   history, find the repetition cycle, classify every move of it and
+//!   apply the verdict table ([`Verdict`], module `verdict`).
+//!   [`repetition_result`] is the same judgement without the explanation
+//!   text, for the search.
+//! * [`natural_limit`] counts the natural-move limit (自然限着), where a
+//!   side's checks beyond its tenth and the replies to them do not count.
+//! * [`judge_game_end`] is the referee's view of a final position: mate,
+//!   stalemate (a loss in Xiangqi), repetition, the natural-move limit.
+//! * [`insufficient_material`] tells when neither side can cross the river.
+//!
+//! # What the detectors cover
+//!
+//! **Check** is exact: the move leaves the opponent's king attacked.
+//!
+//! **Mate threat** (杀): after the move, if the opponent passed, the mover
+//! would have a forced mate made of checks only, within
+//! [`RuleOptions::mate_threat_depth`] of its own moves (default 2: a mate
+//! in one, or a check all of whose answers allow a mating check). Not
+//! covered: mates that need a quiet move, threats of stalemate (困毙, also a
+//! win in Xiangqi) and longer check sequences.
+//!
+//! **Chase** (捉): after the move, if the opponent passed, some piece of the
+//! mover could capture a valuable enemy piece (rook, horse, cannon, advisor,
+//! elephant or a pawn across the river) and come out ahead. "Ahead" is
+//! decided by an exchange search on the target point that plays only legal
+//! captures (so pinned defenders, defenders that the capture puts in check,
+//! discovered checks, flying-general and cannon-screen changes and x-ray
+//! defenders are all seen) with values rook 10, horse 5, cannon 5,
+//! advisor 2, elephant 2, pawn 1 (2 across the river), king unbounded.
+//! A cheaper piece taking a dearer one (horse or cannon on a rook, advisor
+//! or elephant on a horse, cannon or rook) is therefore a chase even when
+//! the target is protected; a pawn's value floats to its target's value,
+//! so it never gains from this. On top of that:
+//!
+//! * the capture must be legal, so pinned attackers cannot chase, and it
+//!   must not let the opponent mate at once (a checking move that mates);
+//! * the attack must be new: the same attacker could not already win the
+//!   same piece before the move (when the mover was in check before its
+//!   move, "before" means: could not even attack it);
+//! * an attack on a piece of the same kind that can legally take back
+//!   (rook on rook, horse on horse, cannon on cannon) is an exchange offer,
+//!   idle; a pinned target, or a horse whose leg is blocked, cannot take
+//!   back, so the attack is a chase;
+//! * an attack by the king alone is idle; an attack by a pawn alone is idle
+//!   unless both sides make forbidden moves in the cycle, when it counts;
+//!   a king or pawn attack on a piece that another piece of the mover also
+//!   attacks counts as a chase.
+//!
+//! Not covered: winning a piece by a longer sequence of checks than a
+//! capture that itself gives check (for example a check that forks), a
+//! capture the opponent answers by winning material elsewhere (the
+//! exchange search only looks at the target point), and mates after the
+//! capture that take more than one move.
+//!
+//! # Perpetual chase and piece identity
+//!
+//! Chased pieces are tracked as pieces, not points: each piece is named by
+//! the point it stood on at the start of the cycle and followed as it
+//! moves. A side chases perpetually when every one of its moves in the
+//! cycle is a chase and one same piece is chased by all of them (the
+//! Fairy-Stockfish reading, which the reference cases follow: a cannon
+//! that alternately attacks two different rooks is not a perpetual chase).
+//! In mixed cycles (check and chase, mate threat and chase) the chasing
+//! moves must share a victim; check and mate-threat moves need none.
+
+mod classify;
+mod cycle;
+mod game_end;
+mod natural_limit;
+mod verdict;
+
+pub use classify::{classify_move, classify_move_with, Chased, MoveClass};
+pub use cycle::{
+    analyze_cycle, judge_repetition, judge_repetition_n, judge_repetition_with, repetition_result,
+    repetition_result_with, ClassifiedMove, Conduct, CycleReport,
+};
+pub use game_end::{insufficient_material, judge_game_end, judge_game_end_with};
+pub use natural_limit::{natural_limit, natural_limit_reached, NaturalLimit};
+pub use verdict::{GameResult, Reason, Verdict};
+
+/// Default natural-move limit in plies (60 moves by each side).
+pub const DEFAULT_NATURAL_LIMIT_PLIES: u32 = 120;
+
+/// How many checks of one side within the natural-move stretch count in
+/// full; beyond it, a check and the reply to it do not count.
+pub const COUNTED_CHECKS: u32 = 10;
+
+/// Settings shared by the judging functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOptions {
+    /// Occurrences of a position, the current one included, that make a
+    /// repetition to judge: 3 for referees (the default), 2 for search.
+    pub occurrences: usize,
+    /// Depth, in the mover's own moves, of the checks-only mate search that
+    /// detects mate threats; 0 turns the detection off, 1 finds a mate in
+    /// one after a pass, 2 (the default) also a check followed by a mate.
+    pub mate_threat_depth: u32,
+    /// Plies without a capture that draw the game (default 120).
+    pub natural_limit_plies: u32,
+    /// Whether [`judge_game_end_with`] declares a draw when neither side
+    /// has a piece able to cross the river (default false: adjudicators
+    /// choose).
+    pub insufficient_material_draw: bool,
+}
+
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions {
+            occurrences: 3,
+            mate_threat_depth: 2,
+            natural_limit_plies: DEFAULT_NATURAL_LIMIT_PLIES,
+            insufficient_material_draw: false,
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! Classifying one move for the side that made it: check, mate threat,
+//! chase or idle (see the module documentation of [`crate::rules`] for what
+//! the detectors cover).
+
+use super::RuleOptions;
+use crate::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+
+/// A piece found chased by a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Chased {
+    /// The chased piece.
+    pub piece: Piece,
+    /// Where it stood when it was chased.
+    pub square: Square,
+    /// Where it stood at the start of the cycle: the piece's identity while
+    /// it moves around. Equal to `square` outside a cycle.
+    pub origin: Square,
+    /// The piece that could win it.
+    pub attacker: Piece,
+    /// Where that piece stood.
+    pub attacker_square: Square,
+}
+
+/// What a move does, for the side that made it; the heaviest effect wins
+/// (check over mate threat over chase over idle).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveClass {
+    /// 将: the move attacks the enemy king.
+    Check,
+    /// 杀: the move threatens mate (by checks, see [`RuleOptions::mate_threat_depth`]).
+    MateThreat,
+    /// 捉: the move creates a threat to win these pieces.
+    Chase {
+        /// The chased pieces (at least one).
+        victims: Vec<Chased>,
+    },
+    /// 闲: anything else.
+    Idle,
+}
+
+impl MoveClass {
+    /// Whether the move is an attack (check, mate threat or chase).
+    pub fn is_attack(&self) -> bool {
+        !matches!(self, MoveClass::Idle)
+    }
+
+    /// The chased pieces (empty unless a chase).
+    pub fn victims(&self) -> &[Chased] {
+        match self {
+            MoveClass::Chase { victims } => victims,
+            _ => &[],
+        }
+    }
+}
+
+impl std::fmt::Display for MoveClass {
+    /// `check`, `mate threat`, `chase (rook d7, horse c2)` or `idle`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveClass::Check => f.write_str("check"),
+            MoveClass::MateThreat => f.write_str("mate threat"),
+            MoveClass::Idle => f.write_str("idle"),
+            MoveClass::Chase { victims } => {
+                f.write_str("chase (")?;
+                for (i, v) in victims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} {}", kind_name(v.piece.kind()), v.square)?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// The English name of a piece kind, as used in explanations.
+pub(crate) fn kind_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::King => "king",
+        PieceKind::Advisor => "advisor",
+        PieceKind::Elephant => "elephant",
+        PieceKind::Horse => "horse",
+        PieceKind::Rook => "rook",
+        PieceKind::Cannon => "cannon",
+        PieceKind::Pawn => "pawn",
+    }
+}
+
+/// Classifies `m` (legal in `pos`) for the side that plays it, with the
+/// default options. Chased pieces are named by their current points.
+pub fn classify_move(pos: &Position, m: Move) -> MoveClass {
+    classify_move_with(pos, m, &RuleOptions::default())
+}
+
+/// [`classify_move`] with explicit options. Outside a cycle a pawn attack
+/// alone never counts (that needs both sides' moves of a cycle).
+pub fn classify_move_with(pos: &Position, m: Move, opts: &RuleOptions) -> MoveClass {
+    let mut p = pos.clone();
+    let a = analyse_move(&mut p, m, opts);
+    a.class
+}
+
+/// A move's effects as the cycle judge needs them.
+pub(crate) struct MoveAnalysis {
+    /// The class, pawn attacks alone not counted.
+    pub class: MoveClass,
+    /// New winning attacks by a pawn alone: they count only when both sides
+    /// make forbidden moves in the cycle.
+    pub pawn_victims: Vec<Chased>,
+}
+
+/// Plays `m` on `pos` (it stays played) and classifies it. Victims are
+/// reported with `origin == square`; the caller renames them.
+pub(crate) fn analyse_move(pos: &mut Position, m: Move, opts: &RuleOptions) -> MoveAnalysis {
+    pos.make_move(m);
+    let mut out = MoveAnalysis {
+        class: MoveClass::Idle,
+        pawn_victims: Vec::new(),
+    };
+    if pos.in_check() {
+        out.class = MoveClass::Check;
+        return out;
+    }
+    if opts.mate_threat_depth > 0 {
+        pos.make_null_move();
+        let threat = mate_by_checks(pos, opts.mate_threat_depth);
+        pos.unmake_null_move();
+        if threat {
+            out.class = MoveClass::MateThreat;
+            return out;
+        }
+    }
+    let (victims, pawn_victims) = chases(pos, m);
+    out.pawn_victims = pawn_victims;
+    if !victims.is_empty() {
+        out.class = MoveClass::Chase { victims };
+    }
+    out
+}
+
+// ----- mate threats ------------------------------------------------------
+
+/// Whether the side to move mates by checks alone within `depth` of its
+/// own moves.
+fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    for &m in moves.iter() {
+        if !pos.gives_check(m) {
+            continue;
+        }
+        pos.make_move(m);
+        let replies = pos.legal_moves();
+        let mates = replies.is_empty()
+            || (depth > 1
+                && replies.iter().all(|&r| {
+                    pos.make_move(r);
+                    let ok = mate_by_checks(pos, depth - 1);
+                    pos.unmake_move();
+                    ok
+                }));
+        pos.unmake_move();
+        if mates {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the side to move has a checking move that leaves the opponent
+/// without a legal move.
+fn has_mate_in_one(pos: &mut Position) -> bool {
+    mate_by_checks(pos, 1)
+}
+
+// ----- chases ------------------------------------------------------------
+
+/// Exchange values (rules.md: horse and cannon are worth the same).
+fn value(piece: Piece, sq: Square) -> i32 {
+    match piece.kind() {
+        PieceKind::King => 1000,
+        PieceKind::Rook => 10,
+        PieceKind::Horse | PieceKind::Cannon => 5,
+        PieceKind::Advisor | PieceKind::Elephant => 2,
+        PieceKind::Pawn => {
+            if sq.on_own_side(piece.color()) {
+                1
+            } else {
+                2
+            }
+        }
+    }
+}
+
+/// `color`'s pieces that can be chased: everything but the king and the
+/// pawns still on their own side of the river.
+fn chaseable(pos: &Position, color: Color) -> Bitboard {
+    let mut set =
+        pos.color_bb(color) & !pos.kind_bb(PieceKind::King) & !pos.kind_bb(PieceKind::Pawn);
+    set |= pos.pieces(color, PieceKind::Pawn) & !Bitboard::own_half(color);
+    set
+}
+
+/// The deepest exchange [`swap`] looks at.
+const MAX_SWAP_DEPTH: u32 = 12;
+
+/// The best the side to move gains by capturing on `sq` (worth `on_sq`)
+/// and the exchange that follows, each side free to stop (so never below
+/// zero). One capture per piece kind is tried, cheapest kind first. With
+/// `legal`, only legal captures are played; without, any capture the
+/// pieces' moves allow (kings still cannot be taken): the protection a
+/// piece has "on the board", pins and x-rays aside.
+fn swap(pos: &mut Position, sq: Square, on_sq: i32, depth: u32, legal: bool) -> i32 {
+    if depth == 0 {
+        return 0;
+    }
+    let us = pos.side_to_move();
+    let attackers = pos.attackers_to(sq, us, pos.occupied());
+    if attackers.is_empty() {
+        return 0;
+    }
+    let mut best = 0;
+    const ORDER: [PieceKind; 7] = [
+        PieceKind::Pawn,
+        PieceKind::Advisor,
+        PieceKind::Elephant,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Rook,
+        PieceKind::King,
+    ];
+    for kind in ORDER {
+        let Some(from) = (attackers & pos.kind_bb(kind))
+            .into_iter()
+            .find(|&from| !legal || pos.is_legal(Move::new(from, sq)))
+        else {
+            continue;
+        };
+        let piece = pos.piece_at(from).expect("attacker on its point");
+        pos.make_move(Move::new(from, sq));
+        let next = if kind == PieceKind::King && !legal {
+            0
+        } else {
+            swap(pos, sq, value(piece, sq), depth - 1, legal)
+        };
+        let gain = on_sq - next;
+        pos.unmake_move();
+        best = best.max(gain);
+        if best >= on_sq {
+            break;
+        }
+    }
+    best
+}
+
+/// Whether the side to move could win the piece on `v` by capturing it with
+/// the piece on `a`: the capture is legal, it is not an exchange offer
+/// (same kind, and the target could legally take the attacker), the
+/// exchange on `v` gains material, and the capture does not allow a mate
+/// in one. With `legal` false, legality is ignored throughout (after the
+/// first capture, which must still be pseudo-legal), as is the mate test:
+/// the question becomes whether the piece is protected on the board.
+pub(crate) fn wins_piece(pos: &mut Position, a: Square, v: Square, legal: bool) -> bool {
+    let m = Move::new(a, v);
+    if !(if legal {
+        pos.is_legal(m)
+    } else {
+        pos.is_pseudo_legal(m)
+    }) {
+        return false;
+    }
+    let (Some(attacker), Some(victim)) = (pos.piece_at(a), pos.piece_at(v)) else {
+        return false;
+    };
+    if attacker.kind() == victim.kind() {
+        pos.make_null_move();
+        let back = Move::new(v, a);
+        let takes_back = if legal {
+            pos.is_legal(back)
+        } else {
+            pos.is_pseudo_legal(back)
+        };
+        pos.unmake_null_move();
+        if takes_back {
+            return false;
+        }
+    }
+    let attacker_value = if attacker.kind() == PieceKind::Pawn {
+        // Pawn values float: a pawn never gains by being cheaper.
+        value(victim, v)
+    } else {
+        value(attacker, v)
+    };
+    pos.make_move(m);
+    let gain = value(victim, v) - swap(pos, v, attacker_value, MAX_SWAP_DEPTH, legal);
+    let wins = gain > 0 && (!legal || !has_mate_in_one(pos));
+    pos.unmake_move();
+    wins
+}
+
+/// The chases made by `m`, just played in `pos` (the opponent to move and
+/// not in check): pieces the mover could now win that it could not win
+/// before the move. The second list holds those attacked by a pawn alone.
+///
+/// When the attacker already attacked the piece before the move, the move
+/// counts only if the piece is now protected on the board but not in law:
+/// a defender became pinned, or its recapture now runs into an x-ray or a
+/// discovered check. A move that merely blocks a defender's line or takes
+/// away a cannon's screen is a block (拦), idle.
+fn chases(pos: &mut Position, m: Move) -> (Vec<Chased>, Vec<Chased>) {
+    let them = pos.side_to_move();
+    let us = !them;
+    let targets = chaseable(pos, them);
+    let mut pairs: Vec<(Square, Square)> = Vec::new();
+    for a in pos.color_bb(us) {
+        for v in pos.attacks_from(a) & targets {
+            pairs.push((a, v));
+        }
+    }
+    if pairs.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    // After the move, as if the opponent passed: (attacker, victim,
+    // protected on the board).
+    pos.make_null_move();
+    let mut found: Vec<(Square, Square, bool)> = Vec::new();
+    for &(a, v) in &pairs {
+        if wins_piece(pos, a, v, true) {
+            found.push((a, v, !wins_piece(pos, a, v, false)));
+        }
+    }
+    pos.unmake_null_move();
+    if found.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    // Attackers of each victim other than kings and pawns, after the move.
+    let occ = pos.occupied();
+    let heavy = pos.color_bb(us) & !pos.kind_bb(PieceKind::King) & !pos.kind_bb(PieceKind::Pawn);
+    let pieces: Vec<(Piece, Piece, bool)> = found
+        .iter()
+        .map(|&(a, v, _)| {
+            let attacker = pos.piece_at(a).expect("attacker");
+            let victim = pos.piece_at(v).expect("victim");
+            let backed = (pos.attackers_to(v, us, occ) & heavy).without(a).any();
+            (attacker, victim, backed)
+        })
+        .collect();
+    // Before the move: did the same attack exist, was it already winning?
+    pos.unmake_move();
+    let was_in_check = pos.in_check();
+    let mut victims = Vec::new();
+    let mut pawn_victims = Vec::new();
+    for (&(a, v, protected_on_board), &(attacker, victim, backed)) in found.iter().zip(&pieces) {
+        let before = if a == m.to() { m.from() } else { a };
+        let attacked_before = pos.attacks_from(before).has(v);
+        let new = !attacked_before
+            || (!was_in_check && protected_on_board && !wins_piece(pos, before, v, true));
+        if !new {
+            continue;
+        }
+        let chased = Chased {
+            piece: victim,
+            square: v,
+            origin: v,
+            attacker,
+            attacker_square: a,
+        };
+        match attacker.kind() {
+            PieceKind::King | PieceKind::Pawn if !backed => {
+                if attacker.kind() == PieceKind::Pawn {
+                    pawn_victims.push(chased);
+                }
+            }
+            _ => victims.push(chased),
+        }
+    }
+    pos.make_move(m);
+    (victims, pawn_victims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(fen: &str, mv: &str) -> MoveClass {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = pos.parse_move(mv).unwrap();
+        classify_move(&pos, m)
+    }
+
+    #[test]
+    fn check_is_check() {
+        assert_eq!(
+            class("4k4/9/9/9/9/9/9/9/9/R3K4 w", "a0a9"),
+            MoveClass::Check
+        );
+    }
+
+    #[test]
+    fn rook_attacking_a_loose_horse_chases_it() {
+        let c = class("3k5/9/9/9/n8/9/9/9/9/1R2K4 w", "b0a0");
+        assert_eq!(c.victims().len(), 1, "{c}");
+        assert_eq!(c.victims()[0].square.to_string(), "a5");
+    }
+
+    #[test]
+    fn rook_attacking_a_protected_horse_is_idle() {
+        assert_eq!(
+            class("r2k5/9/9/9/n8/9/9/9/9/1R2K4 w", "b0a0"),
+            MoveClass::Idle
+        );
+    }
+
+    #[test]
+    fn exchange_values() {
+        // Cannon takes a rook defended by a rook: +10 - 5.
+        let mut pos = Position::from_fen("r2k5/9/9/9/r8/9/P8/9/9/C3K4 w").unwrap();
+        let sq: Square = "a5".parse().unwrap();
+        let from: Square = "a0".parse().unwrap();
+        pos.make_move(Move::new(from, sq));
+        assert_eq!(10 - swap(&mut pos, sq, 5, MAX_SWAP_DEPTH, true), 5);
+    }
+}

@@ -1,0 +1,293 @@
+//! Finding a repetition cycle in a position's history, classifying its
+//! moves with pieces tracked by identity, and judging each side's conduct.
+
+use super::classify::{analyse_move, Chased, MoveClass};
+use super::verdict::{decide, explain, GameResult, Verdict};
+use super::RuleOptions;
+use crate::{Bitboard, Color, Move, Position, Square, SQUARES};
+
+/// One move of a repetition cycle with its classification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifiedMove {
+    /// The move.
+    pub mv: Move,
+    /// The side that played it.
+    pub mover: Color,
+    /// The move in Chinese notation (empty when the caller asked for no
+    /// text, as the search does).
+    pub chinese: String,
+    /// What the move does; chased pieces carry their identity
+    /// ([`Chased::origin`]: the point they stood on at the cycle's start).
+    /// Attacks by a pawn alone are included only when the cycle's verdict
+    /// counts them (both sides making forbidden moves).
+    pub class: MoveClass,
+    /// New winning attacks by a pawn alone (counted only when both sides
+    /// make forbidden moves).
+    pub pawn_victims: Vec<Chased>,
+}
+
+/// How a side behaved over a whole cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Conduct {
+    /// Every move gave check (长将).
+    PerpetualCheck,
+    /// Every move threatened mate (长杀).
+    PerpetualMateThreat,
+    /// Every move chased, one same piece chased by all of them (长捉);
+    /// `origin` names that piece by its point at the cycle's start.
+    PerpetualChase {
+        /// The chased piece's point at the start of the cycle.
+        origin: Square,
+    },
+    /// Every move was an attack of mixed kinds (one check one chase, one
+    /// check one mate threat, one mate threat one chase); chasing moves
+    /// share a victim.
+    MixedAttacks,
+    /// At least one idle move (or chases without a common victim).
+    Allowed,
+}
+
+impl Conduct {
+    /// Whether the conduct is forbidden (禁止着法).
+    pub fn is_forbidden(self) -> bool {
+        !matches!(self, Conduct::Allowed)
+    }
+}
+
+/// A repetition cycle, classified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    /// The moves from the earliest counted occurrence of the position to
+    /// the current one, oldest first.
+    pub moves: Vec<ClassifiedMove>,
+    /// How many times the position has occurred (the current time included)
+    /// within that stretch.
+    pub occurrences: usize,
+    /// Red's conduct over the cycle.
+    pub red: Conduct,
+    /// Black's conduct over the cycle.
+    pub black: Conduct,
+    /// Whether attacks by a pawn alone were counted (both sides forbidden).
+    pub pawn_attacks_counted: bool,
+}
+
+impl CycleReport {
+    /// The conduct of `color`.
+    pub fn conduct(&self, color: Color) -> Conduct {
+        match color {
+            Color::Red => self.red,
+            Color::Black => self.black,
+        }
+    }
+}
+
+/// Plies back to the earliest of the `occurrences - 1` most recent earlier
+/// occurrences of the current position, if there are that many. The scan
+/// stops at the last capture (the half-move clock) and at null moves.
+pub(crate) fn cycle_span(pos: &Position, occurrences: usize) -> Option<usize> {
+    let needed = occurrences.max(2) - 1;
+    let limit = (pos.halfmove_clock() as usize).min(pos.ply_count());
+    let key = pos.key();
+    let mut found = 0;
+    for (i, (k, m)) in pos
+        .previous_keys()
+        .rev()
+        .zip(pos.moves_played().rev())
+        .take(limit)
+        .enumerate()
+    {
+        if m.is_null() {
+            return None;
+        }
+        let d = i + 1;
+        if d % 2 == 0 && k == key {
+            found += 1;
+            if found == needed {
+                return Some(d);
+            }
+        }
+    }
+    None
+}
+
+/// Classifies the cycle of the last `span` plies of `pos`.
+fn classify_cycle(
+    pos: &Position,
+    span: usize,
+    occurrences: usize,
+    opts: &RuleOptions,
+    text: bool,
+) -> CycleReport {
+    let mut moves_rev: Vec<Move> = pos.moves_played().rev().take(span).collect();
+    moves_rev.reverse();
+    let mut p = pos.clone();
+    for _ in 0..span {
+        p.unmake_move();
+    }
+    // identity[sq]: the point the piece on `sq` stood on at the start.
+    let mut identity: [Option<Square>; SQUARES] = [None; SQUARES];
+    for sq in p.occupied() {
+        identity[sq.index()] = Some(sq);
+    }
+    let mut moves = Vec::with_capacity(span);
+    for m in moves_rev {
+        let mover = p.side_to_move();
+        let chinese = if text { p.to_chinese(m) } else { String::new() };
+        let mut a = analyse_move(&mut p, m, opts);
+        let rename = |c: &mut Chased| c.origin = identity[c.square.index()].unwrap_or(c.square);
+        if let MoveClass::Chase { victims } = &mut a.class {
+            victims.iter_mut().for_each(rename);
+        }
+        a.pawn_victims.iter_mut().for_each(rename);
+        identity[m.to().index()] = identity[m.from().index()].take();
+        moves.push(ClassifiedMove {
+            mv: m,
+            mover,
+            chinese,
+            class: a.class,
+            pawn_victims: a.pawn_victims,
+        });
+    }
+    let strict = [
+        conduct(&moves, Color::Red, false),
+        conduct(&moves, Color::Black, false),
+    ];
+    let loose = [
+        conduct(&moves, Color::Red, true),
+        conduct(&moves, Color::Black, true),
+    ];
+    let mutual = loose[0].is_forbidden() && loose[1].is_forbidden();
+    let pawn_attacks_counted = mutual && strict != loose;
+    let [red, black] = if mutual { loose } else { strict };
+    if pawn_attacks_counted {
+        for cm in &mut moves {
+            if cm.pawn_victims.is_empty() {
+                continue;
+            }
+            let extra = std::mem::take(&mut cm.pawn_victims);
+            match &mut cm.class {
+                MoveClass::Chase { victims } => victims.extend(extra),
+                MoveClass::Idle => cm.class = MoveClass::Chase { victims: extra },
+                _ => cm.pawn_victims = extra,
+            }
+        }
+    }
+    CycleReport {
+        moves,
+        occurrences,
+        red,
+        black,
+        pawn_attacks_counted,
+    }
+}
+
+/// The conduct of `side` over `moves`; with `pawns`, attacks by a pawn
+/// alone count as chases.
+fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool) -> Conduct {
+    let mine = moves.iter().filter(|m| m.mover == side);
+    let mut all_checks = true;
+    let mut all_threats = true;
+    let mut all_chases = true;
+    let mut common: Option<Bitboard> = None;
+    let mut any = false;
+    for m in mine {
+        any = true;
+        let mut origins: Bitboard = m.class.victims().iter().map(|c| c.origin).collect();
+        if pawns {
+            origins |= m
+                .pawn_victims
+                .iter()
+                .map(|c| c.origin)
+                .collect::<Bitboard>();
+        }
+        let chase = match m.class {
+            MoveClass::Check | MoveClass::MateThreat => false,
+            _ if origins.any() => true,
+            _ => return Conduct::Allowed,
+        };
+        all_checks &= m.class == MoveClass::Check;
+        all_threats &= m.class == MoveClass::MateThreat;
+        all_chases &= chase;
+        if chase {
+            common = Some(common.map_or(origins, |c| c & origins));
+        }
+    }
+    if !any {
+        return Conduct::Allowed;
+    }
+    if all_checks {
+        return Conduct::PerpetualCheck;
+    }
+    if all_threats {
+        return Conduct::PerpetualMateThreat;
+    }
+    match common {
+        Some(c) if c.is_empty() => Conduct::Allowed,
+        Some(c) if all_chases => Conduct::PerpetualChase {
+            origin: c.first().expect("non-empty"),
+        },
+        _ => Conduct::MixedAttacks,
+    }
+}
+
+/// Classifies the repetition cycle ending at `pos` when the current
+/// position has occurred `occurrences` times (the current one included)
+/// since the last capture; `None` when it has not.
+pub fn analyze_cycle(pos: &Position, occurrences: usize) -> Option<CycleReport> {
+    let opts = RuleOptions {
+        occurrences,
+        ..RuleOptions::default()
+    };
+    let span = cycle_span(pos, occurrences)?;
+    Some(classify_cycle(pos, span, occurrences.max(2), &opts, true))
+}
+
+/// The referee's repetition judgement: if the current position has
+/// occurred three times (same placement, same side to move), the verdict
+/// of the cycle for the side to move, with an explanation.
+pub fn judge_repetition(pos: &Position) -> Option<Verdict> {
+    judge_repetition_with(pos, &RuleOptions::default())
+}
+
+/// [`judge_repetition`] at `occurrences` occurrences (2: the first
+/// repetition, as search uses; 3: the referee's threefold).
+pub fn judge_repetition_n(pos: &Position, occurrences: usize) -> Option<Verdict> {
+    let opts = RuleOptions {
+        occurrences,
+        ..RuleOptions::default()
+    };
+    judge_repetition_with(pos, &opts)
+}
+
+/// [`judge_repetition`] with explicit options.
+pub fn judge_repetition_with(pos: &Position, opts: &RuleOptions) -> Option<Verdict> {
+    let span = cycle_span(pos, opts.occurrences)?;
+    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, true);
+    let (result, reason) = decide(&report, pos.side_to_move());
+    let explanation = explain(&report, pos.side_to_move(), result, &reason);
+    Some(Verdict {
+        result,
+        reason,
+        explanation,
+        cycle: Some(report),
+    })
+}
+
+/// The repetition verdict alone, without explanation text: what search
+/// calls when it finds the current position `occurrences` times (the
+/// current one included) in its history. `None` if it has not occurred
+/// that often since the last capture or null move.
+pub fn repetition_result(pos: &Position, occurrences: usize) -> Option<GameResult> {
+    let opts = RuleOptions {
+        occurrences,
+        ..RuleOptions::default()
+    };
+    repetition_result_with(pos, &opts)
+}
+
+/// [`repetition_result`] with explicit options.
+pub fn repetition_result_with(pos: &Position, opts: &RuleOptions) -> Option<GameResult> {
+    let span = cycle_span(pos, opts.occurrences)?;
+    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, false);
+    Some(decide(&report, pos.side_to_move()).0)
+}

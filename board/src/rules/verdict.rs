@@ -1,0 +1,317 @@
+//! Verdicts: the result for the side to move, the rule that decided it and
+//! a plain-words explanation; the repetition verdict table.
+
+use super::classify::kind_name;
+use super::cycle::{Conduct, CycleReport};
+use crate::Color;
+use std::fmt;
+
+/// A game result from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// Draw.
+    Draw,
+}
+
+impl GameResult {
+    /// The same result seen by the other side.
+    pub fn flip(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Loss => GameResult::Win,
+            GameResult::Draw => GameResult::Draw,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// `win`, `loss` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameResult::Win => "win",
+            GameResult::Loss => "loss",
+            GameResult::Draw => "draw",
+        })
+    }
+}
+
+/// The rule that ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The side to move is checkmated (and loses).
+    Checkmate,
+    /// The side to move has no legal move while not in check (困毙); it
+    /// loses, there is no stalemate draw in Xiangqi.
+    Stalemate,
+    /// `loser` checked on every move of the cycle and the other side did
+    /// not.
+    PerpetualCheck {
+        /// The side that checked perpetually.
+        loser: Color,
+    },
+    /// Both sides checked on every move of the cycle: draw.
+    MutualPerpetualCheck,
+    /// `loser` made forbidden moves (perpetual chase or mate threat, or a
+    /// mix of attacks) while the other side's moves were allowed.
+    ForbiddenRepetition {
+        /// The side that broke the rule.
+        loser: Color,
+        /// How it broke it.
+        conduct: Conduct,
+    },
+    /// Both sides made forbidden moves (neither a lone perpetual check):
+    /// draw.
+    MutualForbidden,
+    /// Both sides' moves were allowed: draw by repetition.
+    AllowedRepetition,
+    /// The natural-move limit (自然限着) passed without a capture: draw.
+    NaturalMoveLimit,
+    /// Neither side has a piece able to cross the river: draw.
+    InsufficientMaterial,
+}
+
+impl Reason {
+    /// Whether the reason is a repetition ruling.
+    pub fn is_repetition(self) -> bool {
+        matches!(
+            self,
+            Reason::PerpetualCheck { .. }
+                | Reason::MutualPerpetualCheck
+                | Reason::ForbiddenRepetition { .. }
+                | Reason::MutualForbidden
+                | Reason::AllowedRepetition
+        )
+    }
+}
+
+impl fmt::Display for Reason {
+    /// A short name: `checkmate`, `perpetual check by Red`, ….
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Checkmate => f.write_str("checkmate"),
+            Reason::Stalemate => f.write_str("stalemate (no legal move)"),
+            Reason::PerpetualCheck { loser } => {
+                write!(f, "perpetual check by {}", side_name(*loser))
+            }
+            Reason::MutualPerpetualCheck => f.write_str("mutual perpetual check"),
+            Reason::ForbiddenRepetition { loser, conduct } => {
+                write!(f, "{} by {}", conduct_name(*conduct), side_name(*loser))
+            }
+            Reason::MutualForbidden => f.write_str("forbidden moves by both sides"),
+            Reason::AllowedRepetition => f.write_str("repetition of allowed moves"),
+            Reason::NaturalMoveLimit => f.write_str("natural move limit"),
+            Reason::InsufficientMaterial => f.write_str("insufficient material"),
+        }
+    }
+}
+
+/// A judgement of a game's end: the result for the side to move, the rule,
+/// and an explanation in plain words (which side, which rule, which moves in
+/// ICCS and Chinese, which piece was chased).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result for the side to move in the judged position.
+    pub result: GameResult,
+    /// The rule that decided it.
+    pub reason: Reason,
+    /// One paragraph saying why, e.g. "Red checks on every move of the
+    /// cycle: h2e2 炮二平五, …; Black does not … — perpetual check; Red
+    /// loses."
+    pub explanation: String,
+    /// The classified cycle, for repetition verdicts.
+    pub cycle: Option<CycleReport>,
+}
+
+impl Verdict {
+    /// The side that wins, if any, given the side to move of the judged
+    /// position.
+    pub fn winner(&self, side_to_move: Color) -> Option<Color> {
+        match self.result {
+            GameResult::Win => Some(side_to_move),
+            GameResult::Loss => Some(!side_to_move),
+            GameResult::Draw => None,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    /// The explanation (what `shuai judge` prints after `reason:`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explanation)
+    }
+}
+
+/// "Red" or "Black".
+pub(crate) fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+fn conduct_name(c: Conduct) -> &'static str {
+    match c {
+        Conduct::PerpetualCheck => "perpetual check",
+        Conduct::PerpetualMateThreat => "perpetual mate threat",
+        Conduct::PerpetualChase { .. } => "perpetual chase",
+        Conduct::MixedAttacks => "attacks on every move (check, mate threat or chase)",
+        Conduct::Allowed => "allowed moves",
+    }
+}
+
+/// The verdict table of rules.md for a classified cycle, from the point of
+/// view of `stm`.
+pub(crate) fn decide(report: &CycleReport, stm: Color) -> (GameResult, Reason) {
+    let (red, black) = (report.red, report.black);
+    let loses = |loser: Color| {
+        if loser == stm {
+            GameResult::Loss
+        } else {
+            GameResult::Win
+        }
+    };
+    let pc = |c: Conduct| c == Conduct::PerpetualCheck;
+    match (pc(red), pc(black)) {
+        (true, true) => return (GameResult::Draw, Reason::MutualPerpetualCheck),
+        (true, false) => {
+            return (
+                loses(Color::Red),
+                Reason::PerpetualCheck { loser: Color::Red },
+            )
+        }
+        (false, true) => {
+            return (
+                loses(Color::Black),
+                Reason::PerpetualCheck {
+                    loser: Color::Black,
+                },
+            )
+        }
+        (false, false) => {}
+    }
+    match (red.is_forbidden(), black.is_forbidden()) {
+        (true, true) => (GameResult::Draw, Reason::MutualForbidden),
+        (true, false) => (
+            loses(Color::Red),
+            Reason::ForbiddenRepetition {
+                loser: Color::Red,
+                conduct: red,
+            },
+        ),
+        (false, true) => (
+            loses(Color::Black),
+            Reason::ForbiddenRepetition {
+                loser: Color::Black,
+                conduct: black,
+            },
+        ),
+        (false, false) => (GameResult::Draw, Reason::AllowedRepetition),
+    }
+}
+
+/// How a side's conduct reads in an explanation.
+fn conduct_words(c: Conduct, report: &CycleReport, side: Color) -> String {
+    match c {
+        Conduct::PerpetualCheck => "checks on every move (perpetual check, 长将)".to_string(),
+        Conduct::PerpetualMateThreat => {
+            "threatens mate on every move (perpetual mate threat, 长杀)".to_string()
+        }
+        Conduct::PerpetualChase { origin } => {
+            let victim = report
+                .moves
+                .iter()
+                .filter(|m| m.mover == side)
+                .flat_map(|m| m.class.victims().iter())
+                .find(|v| v.origin == origin);
+            match victim {
+                Some(v) => format!(
+                    "chases the same {} {} (on {} at the start of the cycle) on every move \
+                     (perpetual chase, 长捉)",
+                    side_name(v.piece.color()),
+                    kind_name(v.piece.kind()),
+                    origin
+                ),
+                None => "chases on every move (perpetual chase, 长捉)".to_string(),
+            }
+        }
+        Conduct::MixedAttacks => "attacks on every move: check, mate threat or chase of one \
+                                  same piece (a forbidden mix)"
+            .to_string(),
+        Conduct::Allowed => "has at least one idle move (allowed)".to_string(),
+    }
+}
+
+/// The moves of `side` in the cycle with their classes.
+fn move_list(report: &CycleReport, side: Color) -> String {
+    let mut out = String::new();
+    for m in report.moves.iter().filter(|m| m.mover == side) {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(&m.mv.to_string());
+        if !m.chinese.is_empty() {
+            out.push(' ');
+            out.push_str(&m.chinese);
+        }
+        out.push_str(" [");
+        out.push_str(&m.class.to_string());
+        out.push(']');
+    }
+    out
+}
+
+/// The plain-words explanation of a repetition verdict.
+pub(crate) fn explain(
+    report: &CycleReport,
+    stm: Color,
+    result: GameResult,
+    reason: &Reason,
+) -> String {
+    let mut text = format!(
+        "The position occurred {} times (plies since the first: {}). ",
+        report.occurrences,
+        report.moves.len()
+    );
+    for side in [Color::Red, Color::Black] {
+        text.push_str(&format!(
+            "{} {}: {}. ",
+            side_name(side),
+            conduct_words(report.conduct(side), report, side),
+            move_list(report, side)
+        ));
+    }
+    if report.pawn_attacks_counted {
+        text.push_str("Both sides make forbidden moves, so attacks by a pawn alone count. ");
+    }
+    let rule = match reason {
+        Reason::PerpetualCheck { loser } => format!(
+            "Perpetual check against a side that does not check perpetually: {} loses",
+            side_name(*loser)
+        ),
+        Reason::MutualPerpetualCheck => "Both sides check perpetually: draw".to_string(),
+        Reason::ForbiddenRepetition { loser, conduct } => format!(
+            "{} ({}) against allowed moves: {} loses",
+            capitalise(conduct_name(*conduct)),
+            side_name(*loser),
+            side_name(*loser)
+        ),
+        Reason::MutualForbidden => "Both sides make forbidden moves: draw".to_string(),
+        Reason::AllowedRepetition => "Both sides' moves are allowed: draw".to_string(),
+        other => other.to_string(),
+    };
+    text.push_str(&rule);
+    text.push_str(&format!(" ({} to move: {}).", side_name(stm), result));
+    text
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
