@@ -166,6 +166,24 @@ impl Position {
         self.history.iter().map(|u| u.key)
     }
 
+    /// Distances in plies (2, 4, …, nearest first) back to earlier
+    /// occurrences of the current position (same placement, same side to
+    /// move). The search stops at the last capture or null move, across
+    /// which no position can repeat.
+    pub fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let reversible = self
+            .history
+            .iter()
+            .rev()
+            .take_while(|u| u.captured.is_none() && !u.mv.is_null())
+            .count();
+        let len = self.history.len();
+        let key = self.key;
+        (2..=reversible)
+            .step_by(2)
+            .filter(move |&d| self.history[len - d].key == key)
+    }
+
     /// The piece captured by the last move played, if any.
     pub fn last_captured(&self) -> Option<Piece> {
         self.history.last().and_then(|u| u.captured)

@@ -31,6 +31,14 @@ pub enum Command {
         #[arg(long)]
         moves: Option<String>,
     },
+    /// Search the fixed bench positions to a fixed depth on one thread and
+    /// print the total nodes and speed (the node total is the search's
+    /// signature).
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = shuai_search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
 }
 
 const BANNER: &str = "\
@@ -59,6 +67,13 @@ pub fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Some(Command::Bench { depth }) => {
+            let result = shuai_search::bench::run(depth, |i, best, nodes| {
+                eprintln!("position {:>2}: bestmove {best} nodes {nodes}", i + 1);
+            });
+            println!("{} nodes {} nps", result.nodes, result.nps());
+            ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, fen, moves }) => {
             let mut pos = match setup(fen.as_deref(), moves.as_deref()) {

@@ -88,7 +88,7 @@ impl Session {
             // Cyclone dialect: the position command without its keyword.
             "fen" | "startpos" => self.set_position(&tokens, out)?,
             "go" => self.go(rest, out)?,
-            "d" | "display" => write!(out, "{}Fen: {}\n", self.position, self.position.to_fen())?,
+            "d" | "display" => writeln!(out, "{}Fen: {}", self.position, self.position.to_fen())?,
             "quit" => {
                 if self.dialect == Dialect::Ucci {
                     writeln!(out, "bye")?;

@@ -1,1 +1,344 @@
-//! The search for Shuai: iterative deepening alpha-beta over the board crate.
+//! The Shuai search: iterative deepening principal variation search with
+//! aspiration windows, quiescence, null-move, futility and late-move
+//! pruning, late-move reductions, a lock-free transposition table shared by
+//! Lazy SMP threads, and the repetition rules scored inside the tree.
+//!
+//! The search prints nothing: it reports through a callback, and another
+//! thread stops it or ends pondering through [`Control`].
+//!
+//! ```
+//! use shuai_board::Position;
+//! use shuai_search::{Control, Limits, Searcher};
+//! let mut searcher = Searcher::new(16);
+//! let result = searcher.search(&Position::startpos(), &Limits::depth(4), &Control::new(), &|_| {});
+//! assert!(result.best_move.is_some());
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod bench;
+mod history;
+mod limits;
+mod ordering;
+mod repetition;
+pub mod score;
+mod time;
+pub mod tt;
+mod worker;
+
+pub use limits::{Clock, Control, Limits};
+pub use score::DisplayScore;
+pub use time::TimeManager;
+pub use tt::{Bound, TranspositionTable};
+
+use score::{is_mate, MATE, MAX_PLY};
+use shuai_board::{Move, Position};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// The default natural-move limit in plies (60 moves each without capture).
+pub const DEFAULT_NATURAL_LIMIT: u32 = 120;
+
+/// A completed iteration (or MultiPV line) as the GUI sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Nominal depth of the iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Which line (1 = best) when several are searched.
+    pub multipv: usize,
+    /// Score from the side to move's view (see [`score`]).
+    pub score: i32,
+    /// Whether the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What the search reports while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A completed iteration or MultiPV line.
+    Iteration(Info),
+    /// The root move being searched (sent on long searches only).
+    CurrMove {
+        /// Iteration depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its number in the root move order, from 1.
+        number: usize,
+    },
+}
+
+/// The callback receiving [`Event`]s (called from the search's main thread).
+pub type Reporter<'a> = &'a (dyn Fn(&Event) + Sync);
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal (unbanned) move.
+    pub best_move: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder_move: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// State every thread of one search reads.
+pub(crate) struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    limits: &'a Limits,
+    time: TimeManager,
+    node_counts: Vec<AtomicU64>,
+    natural_limit: u32,
+    reporter: Reporter<'a>,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    fn elapsed_ms(&self) -> u128 {
+        self.time.elapsed().as_millis()
+    }
+
+    /// Stops the search when the hard time limit or the node limit is hit
+    /// (called by the main thread every 1024 nodes).
+    fn check_limits(&self) {
+        let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+        if out_of_nodes || (!self.control.pondering() && self.time.out_of_time()) {
+            self.control.stop();
+        }
+    }
+
+    fn info(
+        &self,
+        depth: u32,
+        seldepth: usize,
+        multipv: usize,
+        score: i32,
+        bound: Option<Bound>,
+        pv: Vec<Move>,
+    ) -> Info {
+        let nodes = self.total_nodes();
+        let time = self.time.elapsed();
+        Info {
+            depth,
+            seldepth: seldepth as u32,
+            multipv,
+            score,
+            bound,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            time,
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+
+    fn report_currmove(&self, depth: u32, mv: Move, number: usize) {
+        (self.reporter)(&Event::CurrMove { depth, mv, number });
+    }
+
+    /// Whether the main thread should start another iteration.
+    fn after_iteration(&self, main: &Worker) -> bool {
+        let best = &main.root_moves[0];
+        if let Some(n) = self.limits.mate {
+            if best.score >= MATE - 2 * n as i32 && is_mate(best.score) && !self.limits.infinite {
+                return false;
+            }
+        }
+        if self.limits.infinite || self.control.pondering() || !self.time.is_timed() {
+            return true;
+        }
+        if main.root_moves.len() == 1 && main.completed_depth >= 4 {
+            return false;
+        }
+        // Stretch the budget when the score fell since the last iteration.
+        let drop = (best.previous_score - best.score).clamp(0, 200);
+        let scale = if best.previous_score > -score::INFINITE {
+            1.0 + f64::from(drop) / 150.0
+        } else {
+            1.0
+        };
+        self.time.may_start_iteration(scale * main.instability())
+    }
+}
+
+/// The search engine: the table and the thread count survive between
+/// searches.
+pub struct Searcher {
+    tt: TranspositionTable,
+    threads: usize,
+    natural_limit: u32,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB and one thread.
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            threads: 1,
+            natural_limit: DEFAULT_NATURAL_LIMIT,
+        }
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, 256);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Resizes the table (forgetting its contents).
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.tt.resize(megabytes);
+    }
+
+    /// Sets the natural-move limit in plies (a draw after that many plies
+    /// without a capture).
+    pub fn set_natural_limit(&mut self, plies: u32) {
+        self.natural_limit = plies.max(1);
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The transposition table (for `probe`/`pophash`).
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Searches `pos` (its move history is the game so far, used for
+    /// repetitions) within `limits`. Blocks until the search ends: by its
+    /// limits, or by `control.stop()` from another thread. With
+    /// `limits.infinite` or while `control` says pondering, it returns only
+    /// after a stop (or ponderhit and the time limit).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &Control,
+        reporter: Reporter,
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        let root_moves: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| !limits.banned_moves.contains(m))
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .collect();
+        if root_moves.is_empty() {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: score::mated_in(0),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let root_moves = order_root(pos, root_moves, &self.tt);
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            limits,
+            time: TimeManager::new(limits, start),
+            node_counts: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            natural_limit: self.natural_limit,
+            reporter,
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let multipv = limits.multipv.max(1);
+        let (best, ponder, score, depth, pv) = std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let shared = &shared;
+                let root_moves = root_moves.clone();
+                scope.spawn(move || {
+                    let mut w = Worker::new(id, pos, shared, root_moves);
+                    w.iterate(max_depth, 1, &mut |_| {});
+                });
+            }
+            let mut main = Worker::new(0, pos, &shared, root_moves);
+            let mut report = |info: &Info| reporter(&Event::Iteration(info.clone()));
+            main.iterate(max_depth, multipv, &mut report);
+            // Analysis and pondering wait for the GUI's word.
+            while !control.stopped() && (limits.infinite || control.pondering()) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            control.stop();
+            let best = &main.root_moves[0];
+            let ponder = best
+                .pv
+                .get(1)
+                .copied()
+                .or_else(|| ponder_from_table(pos, best.mv, &self.tt));
+            (
+                best.mv,
+                ponder,
+                best.score,
+                main.completed_depth,
+                best.pv.clone(),
+            )
+        });
+        SearchResult {
+            best_move: Some(best),
+            ponder_move: ponder,
+            score,
+            depth,
+            nodes: shared.total_nodes(),
+            pv,
+        }
+    }
+}
+
+/// Root moves with the table's move first.
+fn order_root(pos: &Position, mut moves: Vec<Move>, tt: &TranspositionTable) -> Vec<Move> {
+    if let Some(m) = tt.probe(pos.key(), 0).and_then(|h| h.mv) {
+        if let Some(i) = moves.iter().position(|&x| x == m) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+    moves
+}
+
+/// The expected reply to `best`, from the table.
+fn ponder_from_table(pos: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
+    let mut p = pos.clone();
+    p.make_move(best);
+    tt.probe(p.key(), 0)
+        .and_then(|h| h.mv)
+        .filter(|&m| p.is_legal(m))
+}

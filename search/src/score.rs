@@ -1,0 +1,121 @@
+//! Search scores: centipawns, mate distances, and the band of rule verdicts.
+
+/// Greatest search depth in plies (including extensions and quiescence).
+pub const MAX_PLY: usize = 128;
+
+/// The score of giving mate now; `MATE - n` is mate in `n` plies.
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Winning by a repetition rule (the opponent must deviate or lose) scores
+/// `RULE_WIN - ply`: above every evaluation, below every mate.
+pub const RULE_WIN: i32 = 25_000;
+/// Scores at or beyond this magnitude (and below the mate band) come from a
+/// repetition verdict; they depend on the path and are never stored in the
+/// transposition table.
+pub const RULE_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
+/// A value outside every real score.
+pub const INFINITE: i32 = MATE + 1;
+/// The score of a draw.
+pub const DRAW: i32 = 0;
+
+/// The score for the side to move when it is mated (or stalemated: in
+/// Xiangqi both lose) `ply` plies from the root.
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// The score of giving mate `ply` plies from the root.
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// Whether `score` is a mate score (for either side).
+#[inline]
+pub const fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND && score.abs() <= MATE
+}
+
+/// Whether `score` comes from a repetition verdict (path dependent).
+#[inline]
+pub const fn is_rule_score(score: i32) -> bool {
+    score.abs() >= RULE_BOUND && score.abs() < MATE_BOUND
+}
+
+/// Converts a score relative to the root into one relative to the node at
+/// `ply` for storing in the table (mate distances count from the node).
+#[inline]
+pub const fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_tt`].
+#[inline]
+pub const fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score as a GUI shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DisplayScore {
+    /// Centipawns from the side to move's view.
+    Centipawns(i32),
+    /// Mate in this many moves (negative: being mated), counted in full
+    /// moves as UCI does.
+    Mate(i32),
+}
+
+impl DisplayScore {
+    /// Classifies a search score.
+    pub fn from_score(score: i32) -> DisplayScore {
+        if score >= MATE_BOUND {
+            DisplayScore::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            DisplayScore::Mate(-(MATE + score) / 2)
+        } else {
+            DisplayScore::Centipawns(score)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_round_trip_through_the_table() {
+        for ply in [0usize, 1, 7, 60] {
+            for s in [mate_in(ply + 3), mated_in(ply + 4), 123, -77, 0] {
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+        assert_eq!(to_tt(mate_in(5), 2), mate_in(3));
+    }
+
+    #[test]
+    fn display_in_moves() {
+        assert_eq!(DisplayScore::from_score(mate_in(1)), DisplayScore::Mate(1));
+        assert_eq!(DisplayScore::from_score(mate_in(3)), DisplayScore::Mate(2));
+        assert_eq!(DisplayScore::from_score(mated_in(0)), DisplayScore::Mate(0));
+        assert_eq!(
+            DisplayScore::from_score(mated_in(2)),
+            DisplayScore::Mate(-1)
+        );
+        assert_eq!(DisplayScore::from_score(35), DisplayScore::Centipawns(35));
+        assert!(is_rule_score(RULE_WIN - 3) && !is_mate(RULE_WIN));
+    }
+}

@@ -1,0 +1,380 @@
+//! The transposition table: lock-free, shared by every search thread.
+//!
+//! Each entry is two `AtomicU64`s: the packed data and the key XOR the data.
+//! A reader accepts an entry only if the two words still XOR to its key, so
+//! an entry torn by a concurrent writer is rejected as a miss instead of
+//! being believed. Four entries form a 64-byte bucket (one cache line);
+//! replacement prefers empty, same-key, then old and shallow entries.
+
+use crate::score::{from_tt, is_rule_score, to_tt};
+use shuai_board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (a beta cutoff).
+    Lower,
+    /// The true value is at most the score (no move reached alpha).
+    Upper,
+    /// The score is exact.
+    Exact,
+}
+
+impl Bound {
+    fn to_bits(self) -> u64 {
+        match self {
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Lower),
+            2 => Some(Bound::Upper),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A table hit, with the score already adjusted to the probing ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The best or refuting move found, if any (must be validated).
+    pub mv: Option<Move>,
+    /// The score, relative to the root (mate distances adjusted).
+    pub score: i32,
+    /// Static evaluation of the position.
+    pub eval: i32,
+    /// Depth the score was searched to.
+    pub depth: i32,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + age 6.
+const AGE_BITS: u32 = 6;
+const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
+const ENTRIES_PER_BUCKET: usize = 4;
+/// Depth stored for an entry with only a move (no usable score).
+const NO_SCORE_DEPTH: i32 = -1;
+
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let depth = (depth.clamp(-1, 254) + 1) as u64;
+    u64::from(mv.to_u16())
+        | u64::from(score as i16 as u16) << 16
+        | u64::from(eval as i16 as u16) << 32
+        | depth << 48
+        | bound.to_bits() << 56
+        | u64::from(age & AGE_MASK) << 58
+}
+
+struct Unpacked {
+    mv: u16,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: u64,
+    age: u8,
+}
+
+fn unpack(data: u64) -> Unpacked {
+    Unpacked {
+        mv: data as u16,
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 0xFF) as i32 - 1,
+        bound: (data >> 56) & 3,
+        age: (data >> 58) as u8 & AGE_MASK,
+    }
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Reallocates to about `megabytes` MiB, forgetting every entry.
+    pub fn resize(&mut self, megabytes: usize) {
+        *self = TranspositionTable::new(megabytes);
+    }
+
+    /// Size in MiB.
+    pub fn megabytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            for e in &mut b.entries {
+                *e.check.get_mut() = 0;
+                *e.data.get_mut() = 0;
+            }
+        }
+        *self.age.get_mut() = 0;
+    }
+
+    /// Starts a new search: entries from earlier searches age.
+    pub fn new_search(&self) {
+        let next = (self.age.load(Ordering::Relaxed) + 1) & AGE_MASK;
+        self.age.store(next, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table size without a modulo.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `key` up; `ply` converts mate scores back to root distance.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data != key || data == 0 {
+                continue;
+            }
+            let u = unpack(data);
+            let bound = Bound::from_bits(u.bound)?;
+            return Some(Hit {
+                mv: Move::from_u16(u.mv).filter(|m| !m.is_null()),
+                score: from_tt(u.score, ply),
+                eval: u.eval,
+                depth: u.depth,
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Stores a search result. Scores from repetition verdicts depend on the
+    /// path that reached the node, so only the move is kept for them.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let (score, depth, bound) = if is_rule_score(score) {
+            (0, NO_SCORE_DEPTH, Bound::Upper)
+        } else {
+            (to_tt(score, ply), depth, bound)
+        };
+        // Choose the slot: same key, else the least valuable entry.
+        let mut slot = 0;
+        let mut worst = i32::MAX;
+        let mut old_move = 0u16;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                slot = i;
+                if check ^ data == key && data != 0 {
+                    old_move = unpack(data).mv;
+                    // Keep a deeper exact result of this search.
+                    let u = unpack(data);
+                    if u.age == age && u.depth > depth + 2 && bound != Bound::Exact {
+                        return;
+                    }
+                }
+                break;
+            }
+            let u = unpack(data);
+            let age_gap = i32::from(age.wrapping_sub(u.age) & AGE_MASK);
+            let value = u.depth - 8 * age_gap;
+            if value < worst {
+                worst = value;
+                slot = i;
+            }
+        }
+        let mv = mv.map_or(old_move, Move::to_u16);
+        let data = pack(
+            Move::from_u16(mv).unwrap_or(Move::NULL),
+            score,
+            eval,
+            depth,
+            bound,
+            age,
+        );
+        let e = &bucket.entries[slot];
+        e.data.store(data, Ordering::Relaxed);
+        e.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).age == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{mate_in, RULE_WIN};
+    use shuai_board::Square;
+    use std::sync::Arc;
+
+    fn mv(a: usize, b: usize) -> Move {
+        Move::new(
+            Square::from_index(a).unwrap(),
+            Square::from_index(b).unwrap(),
+        )
+    }
+
+    #[test]
+    fn store_then_probe() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(42, 0), None);
+        tt.store(42, 0, Some(mv(1, 10)), -150, 33, 7, Bound::Lower);
+        let hit = tt.probe(42, 0).unwrap();
+        assert_eq!(
+            hit,
+            Hit {
+                mv: Some(mv(1, 10)),
+                score: -150,
+                eval: 33,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
+        // A mate found 3 plies from the root, probed again at ply 5.
+        tt.store(43, 3, None, mate_in(9), 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(43, 5).unwrap().score, mate_in(11));
+        assert_eq!(tt.probe(43, 5).unwrap().mv, None);
+    }
+
+    #[test]
+    fn rule_scores_are_not_stored() {
+        let tt = TranspositionTable::new(1);
+        tt.store(7, 2, Some(mv(3, 4)), RULE_WIN - 5, 0, 9, Bound::Exact);
+        let hit = tt.probe(7, 2).unwrap();
+        assert_eq!(hit.mv, Some(mv(3, 4)));
+        assert_eq!(hit.depth, NO_SCORE_DEPTH);
+    }
+
+    #[test]
+    fn colliding_keys_in_one_bucket_keep_the_deepest() {
+        let mut tt = TranspositionTable::new(1);
+        tt.buckets.truncate(1); // every key lands in bucket 0
+        for k in 1..=4u64 {
+            tt.store(k, 0, None, k as i32, 0, k as i32 * 2, Bound::Exact);
+        }
+        for k in 1..=4u64 {
+            assert_eq!(tt.probe(k, 0).map(|h| h.score), Some(k as i32));
+        }
+        // A fifth key evicts the shallowest (key 1, depth 2).
+        tt.store(5, 0, None, 5, 0, 9, Bound::Exact);
+        assert_eq!(tt.probe(1, 0), None);
+        assert!(tt.probe(2, 0).is_some() && tt.probe(5, 0).is_some());
+        // Entries of an older search are evicted first.
+        tt.new_search();
+        tt.store(6, 0, None, 6, 0, 1, Bound::Exact);
+        tt.store(7, 0, None, 7, 0, 1, Bound::Exact);
+        assert!(tt.probe(6, 0).is_some() && tt.probe(7, 0).is_some());
+        assert_eq!(tt.hashfull(), 500);
+    }
+
+    #[test]
+    fn torn_entries_are_rejected() {
+        let tt = TranspositionTable::new(1);
+        tt.store(99, 0, Some(mv(5, 6)), 10, 0, 3, Bound::Exact);
+        let b = tt.bucket(99);
+        let e = b
+            .entries
+            .iter()
+            .find(|e| e.data.load(Ordering::Relaxed) != 0)
+            .unwrap();
+        // Simulate a half-finished write by another thread.
+        e.data.fetch_xor(1 << 20, Ordering::Relaxed);
+        assert_eq!(tt.probe(99, 0), None);
+    }
+
+    #[test]
+    fn hammered_by_threads_never_returns_a_foreign_entry() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = Arc::clone(&tt);
+                s.spawn(move || {
+                    // Each key's score is derived from the key, so any hit
+                    // can be checked for consistency.
+                    let mut x = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t + 1);
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = x % 5000 + 1;
+                        let score = (key % 2000) as i32;
+                        if x & 1 == 0 {
+                            tt.store(key, 0, None, score, -score, (key % 30) as i32, Bound::Exact);
+                        } else if let Some(hit) = tt.probe(key, 0) {
+                            assert_eq!(hit.score, score);
+                            assert_eq!(hit.eval, -score);
+                            assert_eq!(hit.depth, (key % 30) as i32);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn resize_and_clear() {
+        let mut tt = TranspositionTable::new(2);
+        assert_eq!(tt.megabytes(), 2);
+        tt.store(1, 0, None, 1, 0, 1, Bound::Exact);
+        tt.clear();
+        assert_eq!(tt.probe(1, 0), None);
+        tt.resize(4);
+        assert_eq!(tt.megabytes(), 4);
+    }
+}

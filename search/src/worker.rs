@@ -1,0 +1,702 @@
+//! One search thread: iterative deepening over a principal variation
+//! search with quiescence, pruning and reductions.
+
+use crate::history::{bonus, History, PieceTo};
+use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
+use crate::repetition;
+use crate::score::*;
+use crate::tt::Bound;
+use crate::{Info, Shared};
+use shuai_board::{GenKind, Move, MoveList, PieceKind, Position};
+use std::sync::atomic::Ordering;
+
+/// Per-ply state of the current search path.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Static evaluation (meaningless when in check).
+    eval: i32,
+    /// The move that led to this node's child currently being searched,
+    /// with its piece, for continuation history.
+    played: Option<PieceTo>,
+    killers: [Move; 2],
+    in_check: bool,
+}
+
+/// A root move with what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Late-move reduction table, indexed by depth and move number.
+fn reductions() -> Vec<[u8; 64]> {
+    (0..64)
+        .map(|d| {
+            let mut row = [0u8; 64];
+            for (n, r) in row.iter_mut().enumerate() {
+                if d > 0 && n > 0 {
+                    *r = (0.8 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// One thread's search state.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub pos: Position,
+    shared: &'a Shared<'a>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    frames: Vec<Frame>,
+    history: Box<History>,
+    pv: Vec<Vec<Move>>,
+    lmr: Vec<[u8; 64]>,
+    /// In-check flag of the position after each ply of the game and path.
+    checks: Vec<bool>,
+    /// Ply count of the position at the root.
+    root_ply: usize,
+    pub root_moves: Vec<RootMove>,
+    pub stopped: bool,
+    pub completed_depth: u32,
+    /// Decaying count of best-move changes between iterations.
+    best_move_changes: f64,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: &Position,
+        shared: &'a Shared<'a>,
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            pos: pos.clone(),
+            shared,
+            nodes: 0,
+            seldepth: 0,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            history: Box::new(History::new()),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            lmr: reductions(),
+            checks: repetition::check_flags(pos),
+            root_ply: pos.ply_count(),
+            root_moves: root_moves
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    previous_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect(),
+            stopped: false,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+        }
+    }
+
+    /// How unsettled the best move is: 1.0 when it has not changed lately,
+    /// up to about 2.5 when it keeps changing.
+    pub fn instability(&self) -> f64 {
+        1.0 + self.best_move_changes.min(3.0) * 0.5
+    }
+
+    /// Counts a node and, every 1024 nodes, publishes the count and checks
+    /// the stop conditions.
+    #[inline]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.shared.check_limits();
+            }
+            if self.shared.control.stopped() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports through
+    /// `report`; helpers search on silently, skipping some depths so the
+    /// threads spread over different depths.
+    pub fn iterate(&mut self, max_depth: u32, multipv: usize, report: &mut dyn FnMut(&Info)) {
+        let multipv = multipv.clamp(1, self.root_moves.len().max(1));
+        let mut depth = 1;
+        while depth <= max_depth && !self.stopped {
+            if self.id > 0 && depth > 2 && (depth + self.id as u32).is_multiple_of(3) {
+                depth += 1;
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            let best_before = self.root_moves[0].mv;
+            for pv_index in 0..multipv {
+                self.aspiration(depth as i32, pv_index);
+                if self.stopped {
+                    break;
+                }
+                if self.id == 0 {
+                    self.report(depth, pv_index, multipv, report);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.best_move_changes *= 0.5;
+            if depth > 1 && self.root_moves[0].mv != best_before {
+                self.best_move_changes += 1.0;
+            }
+            self.completed_depth = depth;
+            if self.id == 0 && !self.shared.after_iteration(self) {
+                break;
+            }
+            depth += 1;
+        }
+        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    fn report(&self, depth: u32, pv_index: usize, multipv: usize, report: &mut dyn FnMut(&Info)) {
+        // Lines above pv_index were searched this iteration; below it they
+        // keep the previous iteration's result.
+        let _ = multipv;
+        let rm = &self.root_moves[pv_index];
+        let info = self.shared.info(
+            depth,
+            rm.seldepth,
+            pv_index + 1,
+            rm.score,
+            None,
+            rm.pv.clone(),
+        );
+        report(&info);
+    }
+
+    /// Aspiration windows around the previous score of this line.
+    fn aspiration(&mut self, depth: i32, pv_index: usize) {
+        let prev = self.root_moves[pv_index].previous_score;
+        let mut delta = 20 + prev.abs() / 16;
+        let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate(prev) {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(alpha, beta, depth, pv_index);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Searches the root moves from `pv_index` on and sorts them by score.
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_index: usize) -> i32 {
+        self.seldepth = 0;
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        self.frames[0] = Frame {
+            in_check,
+            eval: if in_check {
+                -INFINITE
+            } else {
+                shuai_eval::evaluate(&self.pos)
+            },
+            ..Frame::default()
+        };
+        self.checks.truncate(self.root_ply + 1);
+        for i in pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.id == 0 && self.shared.elapsed_ms() > 3000 {
+                self.shared.report_currmove(depth as u32, m, i + 1);
+            }
+            let piece = self.pos.piece_at(m.from()).expect("root move has a piece");
+            self.frames[0].played = Some(PieceTo { piece, to: m.to() });
+            let gives_check = self.pos.gives_check(m);
+            self.pos.make_move(m);
+            self.visit();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let mut score;
+            if i == pv_index {
+                score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
+                if score > alpha && !self.stopped {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return best;
+            }
+            let rm_seldepth = self.seldepth;
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = rm_seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Stable sort keeps the previous order among equals.
+        self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        best
+    }
+
+    fn quiet_score(&self, ply: usize, m: Move) -> i32 {
+        let side = self.pos.side_to_move();
+        let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+        let now = PieceTo { piece, to: m.to() };
+        let mut s = self.history.butterfly(side, m);
+        if ply >= 1 {
+            if let Some(prev) = self.frames[ply - 1].played {
+                s += self.history.continuation(prev, now);
+            }
+        }
+        if ply >= 2 {
+            if let Some(prev) = self.frames[ply - 2].played {
+                s += self.history.continuation(prev, now);
+            }
+        }
+        s
+    }
+
+    /// The principal variation search below the root.
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence::<PV>(alpha, beta, ply);
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        self.checks.truncate(self.pos.ply_count());
+        self.checks.push(in_check);
+
+        // Draws and rule verdicts that depend on the path.
+        if let Some(score) = repetition::score(&self.pos, &self.checks, self.root_ply, ply) {
+            return score;
+        }
+        if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                0
+            } else {
+                shuai_eval::evaluate(&self.pos)
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(h) = hit {
+            if !PV && h.depth >= depth {
+                let cutoff = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cutoff {
+                    return h.score;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            shuai_eval::evaluate(&self.pos)
+        };
+        self.frames[ply].eval = eval;
+        self.frames[ply].in_check = in_check;
+        self.frames[ply + 1].killers = [Move::NULL; 2];
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        if !PV && !in_check {
+            // Reverse futility: far above beta, a quiet search will not
+            // fall below it.
+            let margin = 90 * depth - if improving { 40 } else { 0 };
+            if depth <= 7 && eval - margin >= beta && !is_mate(beta) {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will.
+            if depth >= 3
+                && eval >= beta
+                && self.has_attacking_material()
+                && self.frames[ply.saturating_sub(1)].played.is_some()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.frames[ply].played = None;
+                self.pos.make_null_move();
+                self.visit();
+                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta && !is_mate(score) && !is_rule_score(score) {
+                    return score;
+                }
+            }
+        }
+        // Internal iterative reduction: without a table move this node was
+        // not searched before, so search it shallower first.
+        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let mut moves = MoveList::new();
+        self.pos.generate(GenKind::All, &mut moves);
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose in Xiangqi.
+            return mated_in(ply);
+        }
+        let prev = if ply >= 1 {
+            self.frames[ply - 1].played
+        } else {
+            None
+        };
+        let hints = OrderingHints {
+            tt_move,
+            killers: self.frames[ply].killers,
+            counter: prev.map_or(Move::NULL, |p| self.history.counter(p)),
+        };
+        let picker = MovePicker::new(&self.pos, moves, &hints, |m| self.quiet_score(ply, m));
+
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: MoveList = MoveList::new();
+        let mut searched = 0usize;
+        let original_alpha = alpha;
+        for m in picker {
+            let capture = is_capture(&self.pos, m);
+            let gives_check = self.pos.gives_check(m);
+            let quiet = !capture;
+            // Shallow pruning of moves unlikely to matter.
+            if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
+                if quiet && !gives_check {
+                    let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= 6 && searched as i32 >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= 6 && eval + 120 + 100 * depth <= alpha {
+                        continue;
+                    }
+                    if depth <= 4 && self.quiet_score(ply, m) < -3000 * depth {
+                        continue;
+                    }
+                } else if capture && depth <= 6 && !good_capture(&self.pos, m, -80 * depth) {
+                    continue;
+                }
+            }
+            let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+            self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
+            let extension =
+                i32::from(gives_check && ply < 2 * self.completed_depth.max(4) as usize);
+            let new_depth = depth - 1 + extension;
+            self.pos.make_move(m);
+            self.visit();
+            searched += 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
+            } else {
+                // Late move reductions for quiet moves tried late.
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + usize::from(PV) && quiet {
+                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r -= i32::from(PV);
+                    r += i32::from(cut_node);
+                    r -= i32::from(improving);
+                    r -= i32::from(gives_check);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if PV {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(ply, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
+            }
+        }
+        debug_assert!(searched > 0, "the first move is never pruned");
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move.or(tt_move),
+            best,
+            if in_check { 0 } else { eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &MoveList) {
+        let side = self.pos.side_to_move();
+        let prevs = [
+            if ply >= 1 {
+                self.frames[ply - 1].played
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.frames[ply - 2].played
+            } else {
+                None
+            },
+        ];
+        let b = bonus(depth);
+        let piece_to = |pos: &Position, m: Move| PieceTo {
+            piece: pos.piece_at(m.from()).expect("move has a piece"),
+            to: m.to(),
+        };
+        self.history
+            .update_quiet(side, m, piece_to(&self.pos, m), &prevs, b);
+        for &q in tried.iter().filter(|&&q| q != m) {
+            self.history
+                .update_quiet(side, q, piece_to(&self.pos, q), &prevs, -b);
+        }
+        let killers = &mut self.frames[ply].killers;
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        if let Some(p) = prevs[0] {
+            self.history.set_counter(p, m);
+        }
+    }
+
+    /// Quiescence: captures (and every evasion when in check) until the
+    /// position is quiet.
+    fn quiescence<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                0
+            } else {
+                shuai_eval::evaluate(&self.pos)
+            };
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = hit {
+            if !PV {
+                let cutoff = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cutoff && h.depth >= 0 {
+                    return h.score;
+                }
+            }
+        }
+        let mut best;
+        let eval;
+        let mut moves = MoveList::new();
+        if in_check {
+            eval = -INFINITE;
+            best = -INFINITE;
+            self.pos.generate(GenKind::All, &mut moves);
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+        } else {
+            eval = match hit {
+                Some(h) => h.eval,
+                None => shuai_eval::evaluate(&self.pos),
+            };
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best = eval;
+            self.pos.generate(GenKind::Captures, &mut moves);
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
+        let picker = MovePicker::captures(&self.pos, moves);
+        for m in picker {
+            if !in_check {
+                // Skip captures that lose material or cannot reach alpha.
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| shuai_board::see_value(p.kind()));
+                if eval + victim + 150 <= alpha && !self.pos.gives_check(m) {
+                    continue;
+                }
+                if !good_capture(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            self.visit();
+            let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    if PV {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(m);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !in_check || best > -MATE_BOUND {
+            self.shared.tt.store(
+                key,
+                ply,
+                best_move,
+                best,
+                if in_check { 0 } else { eval },
+                0,
+                bound,
+            );
+        }
+        best
+    }
+
+    /// Whether the side to move has a rook, horse or cannon (null-move
+    /// pruning is unsafe in pawn and defender endings, where zugzwang is
+    /// common).
+    fn has_attacking_material(&self) -> bool {
+        let side = self.pos.side_to_move();
+        [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .any(|&k| self.pos.pieces(side, k).any())
+    }
+
+    /// A draw by insufficient material or by the natural-move limit.
+    fn draw_by_material_or_limit(&self, in_check: bool, ply: usize) -> Option<i32> {
+        let attackers = self.pos.kind_bb(PieceKind::Rook)
+            | self.pos.kind_bb(PieceKind::Horse)
+            | self.pos.kind_bb(PieceKind::Cannon)
+            | self.pos.kind_bb(PieceKind::Pawn);
+        if attackers.is_empty() {
+            return Some(DRAW);
+        }
+        if u32::from(self.pos.halfmove_clock()) >= self.shared.natural_limit {
+            // Mate on the last move of the stretch still wins.
+            if in_check && !self.pos.has_legal_move() {
+                return Some(mated_in(ply));
+            }
+            return Some(DRAW);
+        }
+        None
+    }
+}

@@ -1,0 +1,133 @@
+//! Behaviour of the search: it finds mates, respects limits, stops on
+//! request, is deterministic on one thread and scores repetitions by the
+//! rules.
+
+use shuai_board::Position;
+use shuai_search::score::{mate_in, DisplayScore};
+use shuai_search::{Control, Event, Limits, Searcher};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+fn search(fen: &str, moves: &str, limits: Limits) -> shuai_search::SearchResult {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves.split_whitespace() {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    Searcher::new(16).search(&pos, &limits, &Control::new(), &|_| {})
+}
+
+#[test]
+fn finds_mate_in_one() {
+    // The rook on a8 holds rank 8; the other rook mates on rank 9.
+    let r = search("4k4/R8/9/9/9/9/9/9/9/1R1K5 w", "", Limits::depth(3));
+    assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+    assert_eq!(r.score, mate_in(1));
+    assert_eq!(DisplayScore::from_score(r.score), DisplayScore::Mate(1));
+}
+
+#[test]
+fn mated_side_has_no_move() {
+    // Black to move, checkmated: the result says so instead of a move.
+    let r = search("1R2k4/R8/9/9/9/9/9/9/9/3K5 b", "", Limits::depth(3));
+    assert_eq!(r.best_move, None);
+}
+
+#[test]
+fn single_thread_search_is_deterministic() {
+    let a = shuai_search::bench::run(4, |_, _, _| {});
+    let b = shuai_search::bench::run(4, |_, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 10_000);
+}
+
+#[test]
+fn node_limit_is_respected_closely() {
+    let r = search(shuai_board::START_FEN, "", Limits::nodes(20_000));
+    assert!(r.best_move.is_some());
+    assert!(r.nodes >= 20_000 && r.nodes < 20_000 + 2048, "{}", r.nodes);
+}
+
+#[test]
+fn banned_and_restricted_root_moves() {
+    let pos = Position::startpos();
+    let h2e2 = pos.parse_move("h2e2").unwrap();
+    let b2e2 = pos.parse_move("b2e2").unwrap();
+    let limits = Limits {
+        search_moves: vec![h2e2, b2e2],
+        banned_moves: vec![h2e2],
+        ..Limits::depth(3)
+    };
+    let r = Searcher::new(1).search(&pos, &limits, &Control::new(), &|_| {});
+    assert_eq!(r.best_move, Some(b2e2));
+}
+
+#[test]
+fn stops_promptly_on_request() {
+    let pos = Position::startpos();
+    let control = Control::new();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(16);
+    let stopped_at = Mutex::new(None);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            *stopped_at.lock().unwrap() = Some(Instant::now());
+            control.stop();
+        });
+        let r = searcher.search(&pos, &limits, &control, &|_| {});
+        let lag = stopped_at.lock().unwrap().unwrap().elapsed();
+        assert!(r.best_move.is_some());
+        // Generous bound for loaded CI machines; typically well under 10 ms.
+        assert!(lag < Duration::from_millis(100), "{lag:?}");
+    });
+}
+
+#[test]
+fn reports_iterations_with_growing_depth() {
+    let depths = Mutex::new(Vec::new());
+    let pos = Position::startpos();
+    Searcher::new(16).search(&pos, &Limits::depth(5), &Control::new(), &|e| {
+        if let Event::Iteration(info) = e {
+            depths.lock().unwrap().push(info.depth);
+            assert!(!info.pv.is_empty());
+        }
+    });
+    assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let lines = Mutex::new(Vec::new());
+    let pos = Position::startpos();
+    let limits = Limits {
+        multipv: 3,
+        ..Limits::depth(3)
+    };
+    Searcher::new(16).search(&pos, &limits, &Control::new(), &|e| {
+        if let Event::Iteration(info) = e {
+            if info.depth == 3 {
+                lines
+                    .lock()
+                    .unwrap()
+                    .push((info.multipv, info.pv[0], info.score));
+            }
+        }
+    });
+    let lines = lines.into_inner().unwrap();
+    assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert!(lines[0].1 != lines[1].1 && lines[1].1 != lines[2].1 && lines[0].1 != lines[2].1);
+    assert!(lines[0].2 >= lines[1].2 && lines[1].2 >= lines[2].2);
+}
+
+#[test]
+fn two_threads_find_the_same_mate() {
+    let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
+    let mut s = Searcher::new(16);
+    s.set_threads(2);
+    let r = s.search(&pos, &Limits::depth(5), &Control::new(), &|_| {});
+    assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+}
