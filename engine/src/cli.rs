@@ -38,6 +38,9 @@ pub enum Command {
         /// Search depth.
         #[arg(default_value_t = shuai_search::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Search threads (the node total is only reproducible with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -68,8 +71,8 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Bench { depth }) => {
-            let result = shuai_search::bench::run(depth, |i, best, nodes| {
+        Some(Command::Bench { depth, threads }) => {
+            let result = shuai_search::bench::run(depth, threads, |i, best, nodes| {
                 eprintln!("position {:>2}: bestmove {best} nodes {nodes}", i + 1);
             });
             println!("{} nodes {} nps", result.nodes, result.nps());

@@ -81,11 +81,13 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` on one thread with a 16 MiB
-/// table cleared before each position, calling `each` with the position's
-/// index, best move and node count.
-pub fn run(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` with `threads` threads and a
+/// 16 MiB table cleared before each position, calling `each` with the
+/// position's index, best move and node count. With one thread the node
+/// total is deterministic; with more it is not.
+pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
     let mut searcher = Searcher::new(16);
+    searcher.set_threads(threads);
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
