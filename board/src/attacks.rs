@@ -68,6 +68,57 @@ static RAYS: [[u128; SQUARES]; 4] = {
     rays
 };
 
+/// `RANK_LINES[file][occupancy of the rank]`: for a piece on `file`, the
+/// rook targets (bits 0..9) and, shifted by 16, the cannon capture targets
+/// along its rank. Nine bits of occupancy index the table directly, so
+/// sideways attacks need no bit scan.
+static RANK_LINES: [[u32; 512]; 9] = {
+    let mut table = [[0u32; 512]; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let mut rook = 0u32;
+            let mut cannon = 0u32;
+            let mut side = 0;
+            while side < 2 {
+                let step: i32 = if side == 0 { 1 } else { -1 };
+                let mut x = f as i32 + step;
+                let mut screens = 0;
+                while x >= 0 && x < 9 {
+                    let occupied = (occ >> x) & 1 == 1;
+                    if screens == 0 {
+                        rook |= 1 << x;
+                    }
+                    if occupied {
+                        screens += 1;
+                        if screens == 2 {
+                            cannon |= 1 << x;
+                            break;
+                        }
+                    }
+                    x += step;
+                }
+                side += 1;
+            }
+            table[f][occ] = rook | cannon << 16;
+            occ += 1;
+        }
+        f += 1;
+    }
+    table
+};
+
+#[inline]
+fn rank_lines(sq: Square, occ: u128) -> (u128, u128) {
+    let shift = sq.rank().index() * 9;
+    let entry = RANK_LINES[sq.file().index()][(occ >> shift) as usize & 0x1FF];
+    (
+        u128::from(entry & 0x1FF) << shift,
+        u128::from(entry >> 16) << shift,
+    )
+}
+
 static KING_STEPS: [u128; SQUARES] = {
     let mut table = [0u128; SQUARES];
     let mut i = 0;
@@ -286,19 +337,9 @@ pub(crate) fn horse_attack_paths(sq: Square) -> impl Iterator<Item = (Square, Bi
 /// its colour; callers mask out their own pieces.
 #[inline]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-    let s = sq.index();
     let occ = occupied.0;
-    let mut attacks = 0;
-    for dir in [NORTH, EAST, SOUTH, WEST] {
-        let ray = RAYS[dir][s];
-        let blockers = ray & occ;
-        attacks |= if blockers == 0 {
-            ray
-        } else {
-            ray ^ RAYS[dir][nearest(dir, blockers)]
-        };
-    }
-    Bitboard(attacks)
+    let (sideways, _) = rank_lines(sq, occ);
+    file_line(sq, occupied) | Bitboard(sideways)
 }
 
 /// Points a rook on `sq` attacks along its file only (the flying-general line).
@@ -328,8 +369,8 @@ pub fn file_line(sq: Square, occupied: Bitboard) -> Bitboard {
 pub fn cannon_captures(sq: Square, occupied: Bitboard) -> Bitboard {
     let s = sq.index();
     let occ = occupied.0;
-    let mut attacks = 0;
-    for dir in [NORTH, EAST, SOUTH, WEST] {
+    let (_, mut attacks) = rank_lines(sq, occ);
+    for dir in [NORTH, SOUTH] {
         let blockers = RAYS[dir][s] & occ;
         if blockers != 0 {
             let beyond = RAYS[dir][nearest(dir, blockers)] & occ;
