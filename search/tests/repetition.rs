@@ -1,0 +1,70 @@
+//! The repetition rules inside the search: a side that checks on every move
+//! of a cycle loses, so the engine stops checking when that is the only way
+//! to hold, and plays on when the opponent's only defence is a forbidden
+//! perpetual.
+
+use shuai_board::Position;
+use shuai_search::score::{RULE_BOUND, RULE_WIN};
+use shuai_search::{Control, Limits, SearchResult, Searcher};
+
+fn search_after(fen: &str, moves: &str, depth: u32) -> (Position, SearchResult) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves.split_whitespace() {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    let r = Searcher::new(16).search(&pos, &Limits::depth(depth), &Control::new(), &|_| {});
+    (pos, r)
+}
+
+/// Red is a rook down and could check for ever with its rook (a8-a9-a8
+/// against the king's e9-e8-e9). By chess rules that is a draw and the best
+/// Red has; by Xiangqi rules the checker loses, so Red must stop checking
+/// and accept the worse position.
+#[test]
+fn stops_a_forbidden_perpetual_check() {
+    let fen = "4k4/R8/9/9/7rr/9/9/4B4/4A4/3AK1B2 w";
+    let (pos, r) = search_after(fen, "a8a9 e9e8 a9a8 e8e9", 8);
+    let repeat = pos.parse_move("a8a9").unwrap();
+    assert_ne!(r.best_move, Some(repeat), "score {}", r.score);
+    assert!(r.score > -RULE_BOUND, "{}", r.score);
+    assert!(
+        r.score < -200,
+        "Red is worse without the perpetual: {}",
+        r.score
+    );
+}
+
+/// Red threatens mate (c7c9) and Black has been checking with its rook
+/// along the first ranks. Red, in check, keeps the king shuffling and lets
+/// the cycle go on: repeating would lose for Black by rule, so Black has to
+/// leave the checks (here with a0d0 to defend along the d-file) and Red
+/// stays clearly ahead. Blocking with a rook instead would lose it.
+#[test]
+fn keeps_the_cycle_when_the_opponents_perpetual_is_forbidden() {
+    let fen = "4k4/1R7/2R6/4p4/P8/9/9/9/r8/4K4 b";
+    let (pos, r) = search_after(fen, "a1a0 e0e1 a0a1 e1e0 a1a0", 8);
+    assert_eq!(r.best_move, pos.parse_move("e0e1").ok());
+    assert!(
+        r.score > 1000,
+        "Red stays clearly ahead: {} {:?}",
+        r.score,
+        r.pv
+    );
+    assert!(r.score < RULE_BOUND);
+    // Black may not repeat: the line must leave the cycle.
+    assert_ne!(r.pv.get(1).map(|m| m.to_string()).as_deref(), Some("a0a1"));
+}
+
+/// Black to move with a forced perpetual available: after four cycles of
+/// checks the side being checked sees the repetition as its win.
+#[test]
+fn repetition_by_the_opponents_checks_scores_as_a_win() {
+    // Black's rook checks; the red king has only one square each time.
+    let fen = "4k4/1R7/2R6/4p4/P8/9/9/9/r8/4K4 b";
+    let (pos, r) = search_after(fen, "a1a0 e0e1 a0a1 e1e0 a1a0 e0e1 a0a1", 2);
+    // Red to move, in check; e1e0 repeats the position a third time with
+    // Black having checked on every move.
+    assert_eq!(r.best_move, pos.parse_move("e1e0").ok());
+    assert!(r.score >= RULE_BOUND && r.score <= RULE_WIN, "{}", r.score);
+}
