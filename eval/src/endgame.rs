@@ -45,8 +45,20 @@ pub const SCALE_HALF: i32 = 32;
 /// Anything else is [`SCALE_NORMAL`]. The weak side's own attacking pieces
 /// are not counted: they only make the draw likelier.
 pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
+    let mut counts = [[0; 7]; 2];
+    for c in Color::ALL {
+        for k in PieceKind::ALL {
+            counts[c.index()][k.index()] = pos.pieces(c, k).count() as i32;
+        }
+    }
+    scale_with_counts(pos, strong, &counts)
+}
+
+/// [`scale_factor`] with the piece counts known (per side and kind).
+#[inline]
+pub(crate) fn scale_with_counts(pos: &Position, strong: Color, counts: &[[i32; 7]; 2]) -> i32 {
     let weak = !strong;
-    let n = |c: Color, k: PieceKind| pos.pieces(c, k).count();
+    let n = |c: Color, k: PieceKind| counts[c.index()][k.index()];
     let pawns = n(strong, PieceKind::Pawn);
     let (rooks, horses, cannons) = (
         n(strong, PieceKind::Rook),
@@ -66,7 +78,7 @@ pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
     if pieces == 0 {
         // Pawns only.
         let last_rank = Bitboard::rank(Rank::ALL[if strong == Color::Red { 9 } else { 0 }]);
-        let stuck = (pos.pieces(strong, PieceKind::Pawn) & last_rank).count();
+        let stuck = (pos.pieces(strong, PieceKind::Pawn) & last_rank).count() as i32;
         if stuck == pawns {
             return SCALE_FORTRESS;
         }

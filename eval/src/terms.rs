@@ -6,7 +6,7 @@ use crate::endgame;
 use crate::score::Score;
 use crate::weights::{pst_index, Weights, PST_SIZE};
 use shuai_board::attacks;
-use shuai_board::{Bitboard, Color, File, PieceKind, Position, Rank};
+use shuai_board::{Bitboard, Color, File, PieceKind, Position, Rank, Square};
 use std::mem::{offset_of, size_of};
 
 /// The groups of terms the trace reports, one row each.
@@ -130,26 +130,106 @@ macro_rules! add {
 
 const NOT_FILE_I: u128 = !Bitboard::file(File::ALL[8]).bits();
 
-/// Runs every term for both sides into `sink`.
+/// The size of a set that lies in `color`'s half of the board (one 64-bit
+/// population count instead of two).
 #[inline(always)]
-pub(crate) fn run<S: Sink>(pos: &Position, w: &Weights, sink: &mut S) {
-    let occ = pos.occupied();
-    let pawns = pos.kind_bb(PieceKind::Pawn);
-    for us in Color::ALL {
-        side(pos, w, sink, us, occ, pawns);
-    }
-    add!(sink, w, Term::Tempo, pos.side_to_move(), tempo, 1);
+fn count_in_half(set: Bitboard, color: Color) -> i32 {
+    let bits = match color {
+        Color::Red => set.bits() as u64,
+        Color::Black => (set.bits() >> 45) as u64,
+    };
+    bits.count_ones() as i32
 }
 
+/// The size of a set that lies within two ranks of `sq`'s rank (a horse's
+/// reach): seven ranks starting at most two below fit in 64 bits.
 #[inline(always)]
-fn side<S: Sink>(
+fn count_near(set: Bitboard, sq: Square) -> i32 {
+    let low_rank = sq.rank().index().saturating_sub(2).min(3);
+    ((set.bits() >> (9 * low_rank)) as u64).count_ones() as i32
+}
+
+/// Per point: the eye and target of each of the elephant's four steps, as
+/// indices into its own half of the board (bit 0 = the half's first point);
+/// steps off the board or across the river use the elephant's own point,
+/// which is always occupied, so they count as blocked.
+static ELEPHANT_STEPS: [[(u8, u8); 4]; 90] = {
+    let mut t = [[(0u8, 0u8); 4]; 90];
+    let mut i = 0;
+    while i < 90 {
+        let (f, r) = ((i % 9) as i32, (i / 9) as i32);
+        let base = if r <= 4 { 0 } else { 45 };
+        let own = (i - base) as u8;
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = [(1, 1), (1, -1), (-1, -1), (-1, 1)][d];
+            let (tf, tr) = (f + 2 * df, r + 2 * dr);
+            let same_half = (tr <= 4) == (r <= 4);
+            t[i][d] = if tf >= 0 && tf < 9 && tr >= 0 && tr < 10 && same_half {
+                let eye = (r + dr) * 9 + f + df - base as i32;
+                let target = tr * 9 + tf - base as i32;
+                (eye as u8, target as u8)
+            } else {
+                (own, own)
+            };
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The number of points an elephant of side `US` on `sq` can step to
+/// (eyes empty, targets not its own pieces): `(attacks::elephant(sq, occ) &
+/// !own).count()` without 128-bit arithmetic.
+#[inline(always)]
+fn elephant_mobility<const US: usize>(sq: Square, occ: Bitboard, own: Bitboard) -> usize {
+    let shift = if US == 0 { 0 } else { 45 };
+    let (occ, own) = ((occ.bits() >> shift) as u64, (own.bits() >> shift) as u64);
+    let mut n = 0;
+    for (eye, target) in ELEPHANT_STEPS[sq.index()] {
+        n += (!(occ >> eye) & !(own >> target) & 1) as usize;
+    }
+    n
+}
+
+/// Piece counts per side ([`Color::index`]) and kind ([`PieceKind::index`]),
+/// found while scoring the pieces; the phase and the draw scale use them.
+pub(crate) type Counts = [[i32; 7]; 2];
+
+/// Runs every term for both sides into `sink`; returns the piece counts.
+#[inline(always)]
+pub(crate) fn run<S: Sink>(pos: &Position, w: &Weights, sink: &mut S) -> Counts {
+    let occ = pos.occupied();
+    let pawns = pos.kind_bb(PieceKind::Pawn);
+    let mut counts: Counts = [[0; 7]; 2];
+    // One copy of the code per side, so that every colour test, mask and
+    // accumulator index is a constant.
+    pieces::<S, 0>(pos, w, sink, occ, pawns, &mut counts[0]);
+    pieces::<S, 1>(pos, w, sink, occ, pawns, &mut counts[1]);
+    missing_defenders::<S, 0>(w, sink, &counts);
+    missing_defenders::<S, 1>(w, sink, &counts);
+    add!(sink, w, Term::Tempo, pos.side_to_move(), tempo, 1);
+    counts
+}
+
+/// The back rank of `color`'s opponent.
+#[inline(always)]
+fn enemy_back_rank(color: Color) -> Bitboard {
+    Bitboard::rank(Rank::ALL[if color == Color::Red { 9 } else { 0 }])
+}
+
+/// Material, placement, mobility, attacks and structure of `us`'s pieces.
+#[inline(always)]
+fn pieces<S: Sink, const US: usize>(
     pos: &Position,
     w: &Weights,
     sink: &mut S,
-    us: Color,
     occ: Bitboard,
     all_pawns: Bitboard,
+    counts: &mut [i32; 7],
 ) {
+    let us = Color::ALL[US];
     let them = !us;
     let own = pos.color_bb(us);
     let enemy = pos.color_bb(them);
@@ -157,37 +237,84 @@ fn side<S: Sink>(
     let their_king = pos.king_square(them);
     let king_file = Bitboard::file(their_king.file());
     let their_palace = Bitboard::palace(them);
-    let count = |c: Color, k: PieceKind| pos.pieces(c, k).count() as i32;
+    let their_back_rank = enemy_back_rank(us);
 
-    // Material and placement.
-    for kind in PieceKind::ALL {
-        let set = pos.pieces(us, kind);
-        if kind != PieceKind::King {
+    // Placement of one piece; the loops count the pieces for material.
+    macro_rules! place {
+        ($kind:expr, $sq:expr) => {{
+            let i = pst_index(us, $sq);
+            let k = $kind.index();
+            sink.add(
+                Term::Placement,
+                us,
+                param!(pst) + k * PST_SIZE + i,
+                1,
+                w.pst[k][i],
+            );
+            counts[k] += 1;
+        }};
+    }
+    macro_rules! material {
+        ($kind:expr) => {{
+            let k = $kind.index();
+            add!(sink, w, Term::Material, us, material[k], counts[k]);
+        }};
+    }
+
+    for sq in pos.pieces(us, PieceKind::King) {
+        place!(PieceKind::King, sq);
+    }
+    for sq in pos.pieces(us, PieceKind::Advisor) {
+        place!(PieceKind::Advisor, sq);
+    }
+    material!(PieceKind::Advisor);
+
+    // Elephants: mobility (eyes honoured).
+    for sq in pos.pieces(us, PieceKind::Elephant) {
+        place!(PieceKind::Elephant, sq);
+        let mob = elephant_mobility::<US>(sq, occ, own);
+        add!(sink, w, Term::Mobility, us, mobility_elephant[mob], 1);
+    }
+    material!(PieceKind::Elephant);
+
+    // Horses: mobility (legs honoured), palace attacks.
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        place!(PieceKind::Horse, sq);
+        let att = attacks::horse(sq, occ);
+        let mob = count_near(att & not_own, sq) as usize;
+        add!(sink, w, Term::Mobility, us, mobility_horse[mob], 1);
+        let pa = att & their_palace;
+        if pa.any() {
             add!(
                 sink,
                 w,
-                Term::Material,
+                Term::PalaceAttack,
                 us,
-                material[kind.index()],
-                set.count() as i32
+                palace_attack[0],
+                count_in_half(pa, them)
             );
         }
-        let base = param!(pst) + kind.index() * PST_SIZE;
-        let table = &w.pst[kind.index()];
-        for sq in set {
-            let i = pst_index(us, sq);
-            sink.add(Term::Placement, us, base + i, 1, table[i]);
-        }
     }
+    material!(PieceKind::Horse);
 
     // Rooks: mobility, palace attacks, files.
     let own_pawns = all_pawns & own;
     for sq in pos.pieces(us, PieceKind::Rook) {
+        place!(PieceKind::Rook, sq);
         let att = attacks::rook(sq, occ);
         let mob = (att & not_own).count() as usize;
         add!(sink, w, Term::Mobility, us, mobility_rook[mob], 1);
-        let pa = (att & their_palace).count() as i32;
-        add!(sink, w, Term::PalaceAttack, us, palace_attack[1], pa);
+        let pa = att & their_palace;
+        if pa.any() {
+            add!(
+                sink,
+                w,
+                Term::PalaceAttack,
+                us,
+                palace_attack[1],
+                count_in_half(pa, them)
+            );
+        }
         let file = Bitboard::file(sq.file());
         if (file & all_pawns).is_empty() {
             add!(sink, w, Term::RookFiles, us, rook_open_file, 1);
@@ -198,33 +325,36 @@ fn side<S: Sink>(
             add!(sink, w, Term::RookKingFile, us, rook_king_file, 1);
         }
     }
-
-    // Horses: mobility (legs honoured), palace attacks.
-    for sq in pos.pieces(us, PieceKind::Horse) {
-        let att = attacks::horse(sq, occ);
-        let mob = (att & not_own).count() as usize;
-        add!(sink, w, Term::Mobility, us, mobility_horse[mob], 1);
-        let pa = (att & their_palace).count() as i32;
-        add!(sink, w, Term::PalaceAttack, us, palace_attack[0], pa);
-    }
+    material!(PieceKind::Rook);
 
     // Cannons: quiet moves plus capture targets, control beyond the screens,
     // the king's file and the bottom rank.
-    let their_back_rank = Bitboard::rank(Rank::ALL[if us == Color::Red { 9 } else { 0 }]);
     let king_on_back_rank = their_back_rank.has(their_king);
     for sq in pos.pieces(us, PieceKind::Cannon) {
+        place!(PieceKind::Cannon, sq);
+        // With the screens lifted, the lines run on to the next piece: the
+        // points beyond the screens are what the cannon controls, and the
+        // pieces ending them are what it can capture.
         let lines = attacks::rook(sq, occ);
-        let quiet = lines & !occ;
-        let captures = attacks::cannon_captures(sq, occ) & enemy;
-        let mob = (quiet.count() + captures.count()) as usize;
-        add!(sink, w, Term::Mobility, us, mobility_cannon[mob], 1);
-        // With the screens lifted the lines reach on to the next piece:
-        // those points (beyond the screens) are what the cannon controls.
         let screens = lines & occ;
-        let control = attacks::rook(sq, occ ^ screens) & !lines;
-        let pa = (control & their_palace).count() as i32;
-        add!(sink, w, Term::PalaceAttack, us, palace_attack[2], pa);
-        if king_file.has(sq) {
+        let through = occ ^ screens;
+        let beyond = attacks::rook(sq, through);
+        let captures = beyond & through & enemy;
+        let mob = ((lines & !occ) | captures).count() as usize;
+        add!(sink, w, Term::Mobility, us, mobility_cannon[mob], 1);
+        let pa = beyond & !lines & their_palace;
+        if pa.any() {
+            add!(
+                sink,
+                w,
+                Term::PalaceAttack,
+                us,
+                palace_attack[2],
+                count_in_half(pa, them)
+            );
+        }
+        let file = Bitboard::file(sq.file());
+        if file == king_file {
             let between = (attacks::between(sq, their_king) & occ).count() as usize;
             if between < 3 {
                 add!(
@@ -241,25 +371,38 @@ fn side<S: Sink>(
             add!(sink, w, Term::BottomCannon, us, bottom_cannon, 1);
         }
     }
-
-    // Elephants: mobility (eyes honoured).
-    for sq in pos.pieces(us, PieceKind::Elephant) {
-        let mob = (attacks::elephant(sq, occ) & not_own).count() as usize;
-        add!(sink, w, Term::Mobility, us, mobility_elephant[mob], 1);
-    }
+    material!(PieceKind::Cannon);
 
     // Pawns: side-by-side crossed pawns, pawns on the last rank.
-    let crossed = (own_pawns & !Bitboard::own_half(us)).bits();
-    let pairs = (crossed & (crossed >> 1) & NOT_FILE_I).count_ones() as i32;
-    add!(sink, w, Term::Pawns, us, pawn_connected, pairs);
-    let bottom = (own_pawns & their_back_rank).count() as i32;
-    add!(sink, w, Term::Pawns, us, pawn_bottom, bottom);
+    for sq in own_pawns {
+        place!(PieceKind::Pawn, sq);
+    }
+    material!(PieceKind::Pawn);
+    let crossed = own_pawns & !Bitboard::own_half(us);
+    if crossed.more_than_one() {
+        let bits = crossed.bits();
+        let pairs = (bits & (bits >> 1) & NOT_FILE_I).count_ones() as i32;
+        add!(sink, w, Term::Pawns, us, pawn_connected, pairs);
+    }
+    let bottom = own_pawns & their_back_rank;
+    if bottom.any() {
+        add!(sink, w, Term::Pawns, us, pawn_bottom, bottom.count() as i32);
+    }
+}
 
-    // King safety: missing advisors and elephants against enemy attackers.
-    let missing_advisors = 2 - count(us, PieceKind::Advisor);
-    let missing_elephants = 2 - count(us, PieceKind::Elephant);
+/// King safety: `us`'s missing advisors and elephants against the enemy's
+/// horses, rooks and cannons.
+#[inline(always)]
+fn missing_defenders<S: Sink, const US: usize>(w: &Weights, sink: &mut S, counts: &Counts) {
+    let us = Color::ALL[US];
+    let (ours, theirs) = (&counts[us.index()], &counts[(!us).index()]);
+    let missing_advisors = 2 - ours[PieceKind::Advisor.index()];
+    let missing_elephants = 2 - ours[PieceKind::Elephant.index()];
+    if missing_advisors + missing_elephants == 0 {
+        return;
+    }
     for (i, kind) in crate::weights::ATTACKERS.into_iter().enumerate() {
-        let attackers = count(them, kind);
+        let attackers = theirs[kind.index()];
         add!(
             sink,
             w,
@@ -279,6 +422,18 @@ fn side<S: Sink>(
     }
 }
 
+/// The phase from piece counts (what [`phase`] computes from the board).
+#[inline(always)]
+fn phase_of(counts: &Counts) -> i32 {
+    let mut sum = 0;
+    for side in counts {
+        for (n, weight) in side.iter().zip(PHASE_WEIGHTS) {
+            sum += n * weight;
+        }
+    }
+    sum.min(PHASE_MAX)
+}
+
 /// How the per-side sums turn into the final score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Outcome {
@@ -291,12 +446,12 @@ pub(crate) struct Outcome {
 /// Blends `total` (Red minus Black) by the phase and applies the draw scale
 /// of the side ahead.
 #[inline(always)]
-pub(crate) fn finish(pos: &Position, total: Score) -> Outcome {
-    let phase = phase(pos);
+pub(crate) fn finish(pos: &Position, total: Score, counts: &Counts) -> Outcome {
+    let phase = phase_of(counts);
     let blended = (total.mg * phase + total.eg * (PHASE_MAX - phase)) / PHASE_MAX;
     let scale = match blended.signum() {
-        1 => endgame::scale_factor(pos, Color::Red),
-        -1 => endgame::scale_factor(pos, Color::Black),
+        1 => endgame::scale_with_counts(pos, Color::Red, counts),
+        -1 => endgame::scale_with_counts(pos, Color::Black, counts),
         _ => endgame::SCALE_NORMAL,
     };
     let red = blended * scale / endgame::SCALE_NORMAL;
@@ -323,5 +478,33 @@ impl Totals {
     #[inline(always)]
     pub fn total(&self) -> Score {
         self.0[0] - self.0[1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elephant_mobility_matches_the_attack_table() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..3000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let a = (seed as u128) << 64 | (seed.rotate_left(23) as u128);
+            let occ = Bitboard::from_bits(a & a >> 5);
+            let own = Bitboard::from_bits(occ.bits() & (seed as u128 * 0x9E37_79B9));
+            for sq in Bitboard::FULL {
+                let (occ, own) = (occ.with(sq), own.with(sq));
+                let slow = (attacks::elephant(sq, occ) & !own).count() as usize;
+                let fast = if sq.on_own_side(Color::Red) {
+                    elephant_mobility::<0>(sq, occ, own)
+                } else {
+                    elephant_mobility::<1>(sq, occ, own)
+                };
+                assert_eq!(fast, slow, "{sq}");
+            }
+        }
     }
 }

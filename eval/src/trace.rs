@@ -54,12 +54,12 @@ impl Sink for TraceSink {
 /// The evaluation of `pos` with weights `w`, term by term.
 pub fn trace_with(pos: &Position, w: &Weights) -> EvalTrace {
     let mut sink = TraceSink([[Score::ZERO; 2]; Term::COUNT]);
-    terms::run(pos, w, &mut sink);
+    let counts = terms::run(pos, w, &mut sink);
     let total = sink
         .0
         .iter()
         .fold(Score::ZERO, |acc, [red, black]| acc + *red - *black);
-    let out = terms::finish(pos, total);
+    let out = terms::finish(pos, total, &counts);
     let side_to_move = pos.side_to_move();
     EvalTrace {
         terms: sink.0,

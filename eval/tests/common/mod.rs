@@ -38,8 +38,10 @@ impl Rng {
     }
 }
 
-/// `n` positions from random games (captures preferred, so that the sample
-/// reaches endings), sampled every few plies, after the hand-picked ones.
+/// `n` positions: the hand-picked ones, then positions sampled every few
+/// plies from random games. Captures are mildly preferred and games are cut
+/// at a random length, so the sample runs from full boards to bare endings
+/// with most positions in between (about 22 pieces on average).
 pub fn sample_positions(n: usize) -> Vec<Position> {
     let mut out: Vec<Position> = FENS
         .iter()
@@ -48,8 +50,9 @@ pub fn sample_positions(n: usize) -> Vec<Position> {
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     while out.len() < n {
         let mut pos = Position::startpos();
-        let capture_bias = rng.below(4);
-        for ply in 0..300 {
+        let capture_bias = rng.below(3);
+        let length = 20 + rng.below(180);
+        for ply in 0..length {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
