@@ -62,8 +62,7 @@ pub fn main() -> ExitCode {
             if io::stdin().is_terminal() {
                 eprintln!("{BANNER}");
             }
-            let stdout = io::stdout();
-            match crate::protocol::run(io::stdin().lock(), &mut stdout.lock()) {
+            match crate::protocol::run(io::stdin(), io::stdout()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     log::error!("I/O error: {e}");

@@ -1,8 +1,10 @@
-//! The Shuai engine binary's library: the command line, the protocol loop
-//! and the commands people run from a terminal.
+//! The Shuai engine binary's library: the protocol-free [`engine::Engine`],
+//! the UCCI/UCI front-ends in [`protocol`], the command line and the
+//! commands people run from a terminal.
 
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod engine;
 pub mod perft;
 pub mod protocol;

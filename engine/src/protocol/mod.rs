@@ -1,249 +1,582 @@
-//! The protocol loop on stdin/stdout.
+//! The protocol loop: UCCI, UCI (ranks 0–9, the Pikafish dialect), the
+//! Cyclone dialect (bare `fen …` / `startpos …` lines) and UCI with ranks
+//! 1–10 once a GUI sets `UCI_Variant xiangqi`. The handshake word picks the
+//! front-end; before any handshake commands are accepted in UCI form.
 //!
-//! This is the first slice of the UCCI/UCI front-end: the handshake words,
-//! `isready`, `position` and `go perft`. Every reply is one line, flushed;
-//! problems with the input are reported on a protocol line (`info message`
-//! in UCCI, `info string` in UCI) and the last good position is kept.
+//! Threads: an input thread reads stdin line by line and hands the lines
+//! to the controller (the caller's thread), which owns the [`Engine`]. The
+//! search runs on its own thread and prints its `info` lines and its one
+//! `bestmove` itself; it then tells the controller it is done. So `stop`,
+//! `isready`, `ponderhit`, `probe` and `quit` are served during a search;
+//! `go` during a search stops it first (one `bestmove` per `go`); other
+//! commands (`position`, `setoption`, `banmoves`, …) wait in a queue until
+//! the search ends. In UCCI batch mode every line waits, except that an
+//! infinite or ponder search still obeys `stop`, `ponderhit` and `quit`.
+//!
+//! Every reply is one line, flushed; problems with the input are reported
+//! on one line (`info message` in UCCI, `info string` in UCI) and the last
+//! good state is kept. Nothing on input makes the process exit but `quit`
+//! and the end of input.
 
-use shuai_board::{FenError, Position};
-use std::io::{self, BufRead, Write};
+pub mod format;
+pub mod go;
+pub mod options;
+pub mod position;
 
-/// Which protocol the GUI chose with its handshake word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// UCI with ranks 0–9 (the Pikafish dialect); also the default before a
-    /// handshake.
-    Uci,
-    /// UCCI (xqbase).
-    Ucci,
-}
-
-/// The engine's state between commands.
-pub struct Session {
-    dialect: Dialect,
-    position: Position,
-}
-
-/// Whether the loop should keep reading.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Read the next line.
-    Continue,
-    /// Leave the loop (after `quit`).
-    Quit,
-}
+use crate::engine::{Engine, Listener, Outcome};
+use format::{Dialect, Format};
+use go::{parse_go, GoCommand};
+use options::{announce, apply, rest_after, split_setoption, FrontSettings};
+use position::{parse_banmoves, parse_position};
+use shuai_search::Event;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex};
 
 /// Engine name announced to GUIs.
 pub const ENGINE_NAME: &str = concat!("Shuai ", env!("CARGO_PKG_VERSION"));
 /// Author line announced to GUIs.
 pub const ENGINE_AUTHOR: &str = "the Shuai developers";
 
-impl Default for Session {
-    fn default() -> Session {
-        Session::new()
-    }
+/// Whether the loop should keep reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Leave the loop (after `quit` or the end of input).
+    Quit,
 }
 
-impl Session {
-    /// A session at the start position, speaking UCI until told otherwise.
-    pub fn new() -> Session {
-        Session {
-            dialect: Dialect::Uci,
-            position: Position::startpos(),
+/// A line writer shared by the controller and the search thread: each
+/// line is written whole and flushed.
+#[derive(Clone)]
+pub struct Output {
+    inner: Arc<Mutex<Box<dyn Write + Send>>>,
+    failed: Arc<AtomicBool>,
+}
+
+impl Output {
+    /// Wraps a writer.
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output {
+            inner: Arc::new(Mutex::new(Box::new(w))),
+            failed: Arc::new(AtomicBool::new(false)),
         }
     }
 
-    /// The current position (with the moves of the last `position` command
-    /// as its history).
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The dialect in use.
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
-    }
-
-    /// Handles one input line, writing replies to `out`.
-    pub fn handle_line(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some((&first, rest)) = tokens.split_first() else {
-            return Ok(Flow::Continue);
-        };
-        match first.to_ascii_lowercase().as_str() {
-            "uci" => {
-                self.dialect = Dialect::Uci;
-                writeln!(out, "id name {ENGINE_NAME}")?;
-                writeln!(out, "id author {ENGINE_AUTHOR}")?;
-                writeln!(out, "uciok")?;
+    /// Writes one line and flushes it. A failed write (the GUI closed the
+    /// pipe) is logged once; the end of input will follow.
+    pub fn line(&self, text: &str) {
+        let mut w = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let result = writeln!(w, "{text}").and_then(|_| w.flush());
+        if let Err(e) = result {
+            if !self.failed.swap(true, Ordering::Relaxed) {
+                log::error!("cannot write to the GUI: {e}");
             }
-            "ucci" => {
-                self.dialect = Dialect::Ucci;
-                writeln!(out, "id name {ENGINE_NAME}")?;
-                writeln!(out, "id author {ENGINE_AUTHOR}")?;
-                writeln!(out, "ucciok")?;
-            }
-            "isready" => writeln!(out, "readyok")?,
-            "position" => self.set_position(rest, out)?,
-            // Cyclone dialect: the position command without its keyword.
-            "fen" | "startpos" => self.set_position(&tokens, out)?,
-            "go" => self.go(rest, out)?,
-            "d" | "display" => writeln!(out, "{}Fen: {}", self.position, self.position.to_fen())?,
-            "quit" => {
-                if self.dialect == Dialect::Ucci {
-                    writeln!(out, "bye")?;
-                }
-                out.flush()?;
-                return Ok(Flow::Quit);
-            }
-            _ => self.message(out, &format!("unknown command: {}", line.trim()))?,
-        }
-        out.flush()?;
-        Ok(Flow::Continue)
-    }
-
-    /// Writes a free-text line in the dialect's syntax.
-    fn message(&self, out: &mut impl Write, text: &str) -> io::Result<()> {
-        match self.dialect {
-            Dialect::Ucci => writeln!(out, "info message {text}"),
-            Dialect::Uci => writeln!(out, "info string {text}"),
-        }
-    }
-
-    /// `position {startpos | fen FEN} [moves m1 m2 …]`. A bad FEN keeps the
-    /// previous position; a bad move keeps the position reached before it.
-    fn set_position(&mut self, args: &[&str], out: &mut impl Write) -> io::Result<()> {
-        let moves_at = args
-            .iter()
-            .position(|t| t.eq_ignore_ascii_case("moves"))
-            .unwrap_or(args.len());
-        let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
-        let parsed: Result<Position, FenError> = match setup.split_first() {
-            Some((kw, _)) if kw.eq_ignore_ascii_case("startpos") => Ok(Position::startpos()),
-            Some((kw, fen)) if kw.eq_ignore_ascii_case("fen") => Position::from_fen(&fen.join(" ")),
-            _ => {
-                return self.message(
-                    out,
-                    "position needs 'startpos' or 'fen <FEN>'; position unchanged",
-                );
-            }
-        };
-        let mut pos = match parsed {
-            Ok(p) => p,
-            Err(e) => return self.message(out, &format!("invalid FEN ({e}); position unchanged")),
-        };
-        for (i, text) in moves.iter().enumerate() {
-            match pos.parse_move(text) {
-                Ok(m) => pos.make_move(m),
-                Err(e) => {
-                    self.position = pos;
-                    return self.message(
-                        out,
-                        &format!(
-                            "move {} of the list: {e}; position set up to the move before it",
-                            i + 1
-                        ),
-                    );
-                }
-            }
-        }
-        self.position = pos;
-        Ok(())
-    }
-
-    /// `go perft N`; other searches arrive with the search issue.
-    fn go(&mut self, args: &[&str], out: &mut impl Write) -> io::Result<()> {
-        match args {
-            [kw, depth, ..] if kw.eq_ignore_ascii_case("perft") => match depth.parse::<u32>() {
-                Ok(d) => crate::perft::run(&mut self.position, d, out).map(|_| ()),
-                Err(_) => self.message(out, &format!("go perft needs a depth, got '{depth}'")),
-            },
-            [kw] if kw.eq_ignore_ascii_case("perft") => self.message(out, "go perft needs a depth"),
-            _ => self.message(out, "only 'go perft N' is available in this build"),
         }
     }
 }
 
-/// Reads commands from `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
-    let mut session = Session::new();
-    for line in input.lines() {
-        let line = match line {
-            Ok(l) => l,
-            // Invalid UTF-8 is bad input, not a reason to stop.
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                session.message(out, "input line is not valid UTF-8; ignored")?;
-                out.flush()?;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        if session.handle_line(&line, out)? == Flow::Quit {
+/// What reaches the controller.
+enum Msg {
+    /// A line of input (without its line ending).
+    Line(String),
+    /// The input ended (or failed).
+    Eof,
+    /// The search with this id has printed its best move.
+    SearchDone(u64),
+}
+
+/// Prints a search's reports in the dialect of the `go` that started it.
+struct Reporter {
+    out: Output,
+    fmt: Format,
+    tx: Mutex<Sender<Msg>>,
+    id: u64,
+}
+
+impl Listener for Reporter {
+    fn info(&self, event: &Event) {
+        self.out.line(&self.fmt.event(event));
+    }
+
+    fn best_move(&self, outcome: &Outcome) {
+        for line in self.fmt.outcome(outcome) {
+            self.out.line(&line);
+        }
+        if let Ok(tx) = self.tx.lock() {
+            let _ = tx.send(Msg::SearchDone(self.id));
+        }
+    }
+}
+
+/// Reads commands from `input` and answers on `output` until `quit` or the
+/// end of input. Input is read on a thread of its own.
+pub fn run<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = channel();
+    let input_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || read_input(input, input_tx))?;
+    let mut controller = Controller::new(Output::new(output), tx);
+    for msg in rx {
+        if controller.handle(msg) == Flow::Quit {
             break;
         }
     }
     Ok(())
 }
 
+/// Sends each line of `input` (CR and LF stripped, invalid UTF-8 replaced)
+/// and then the end of input.
+fn read_input(input: impl Read, tx: Sender<Msg>) {
+    let mut reader = BufReader::new(input);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                    buf.pop();
+                }
+                let line = match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        log::warn!("input line is not valid UTF-8; reading it leniently");
+                        String::from_utf8_lossy(e.as_bytes()).into_owned()
+                    }
+                };
+                if tx.send(Msg::Line(line)).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                log::error!("cannot read input: {e}");
+                break;
+            }
+        }
+    }
+    let _ = tx.send(Msg::Eof);
+}
+
+/// The protocol state machine (owns the engine).
+struct Controller {
+    engine: Engine,
+    out: Output,
+    tx: Sender<Msg>,
+    dialect: Dialect,
+    handshake: Option<&'static str>,
+    front: FrontSettings,
+    queue: VecDeque<String>,
+    search_id: u64,
+}
+
+impl Controller {
+    fn new(out: Output, tx: Sender<Msg>) -> Controller {
+        Controller {
+            engine: Engine::new(),
+            out,
+            tx,
+            dialect: Dialect::Uci,
+            handshake: None,
+            front: FrontSettings::default(),
+            queue: VecDeque::new(),
+            search_id: 0,
+        }
+    }
+
+    fn fmt(&self) -> Format {
+        Format {
+            dialect: self.dialect,
+            one_based: self.front.one_based,
+        }
+    }
+
+    fn message(&self, text: &str) {
+        self.out.line(&self.fmt().message(text));
+    }
+
+    fn handle(&mut self, msg: Msg) -> Flow {
+        match msg {
+            Msg::Line(line) => {
+                if self.front.debug && !line.trim().is_empty() {
+                    let state = if self.engine.is_searching() {
+                        "busyline"
+                    } else {
+                        "idleline"
+                    };
+                    let echo = format!("{state} [{}]", line.trim());
+                    match self.dialect {
+                        Dialect::Ucci => self.out.line(&format!("info {echo}")),
+                        Dialect::Uci => self.message(&echo),
+                    }
+                }
+                self.on_line(&line)
+            }
+            Msg::Eof => self.on_line("quit"),
+            Msg::SearchDone(id) => {
+                if id == self.search_id && self.engine.is_searching() {
+                    self.finish_search()
+                } else {
+                    Flow::Continue
+                }
+            }
+        }
+    }
+
+    /// Collects the ended search and runs the commands that waited for it.
+    fn finish_search(&mut self) -> Flow {
+        self.engine.wait();
+        let pending = std::mem::take(&mut self.queue);
+        for line in pending {
+            if self.on_line(&line) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn on_line(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = tokens.first() else {
+            return Flow::Continue;
+        };
+        let cmd = first.to_ascii_lowercase();
+        if self.engine.is_searching() {
+            self.on_busy_line(&cmd, &tokens, line)
+        } else {
+            self.on_idle_line(&cmd, &tokens, line)
+        }
+    }
+
+    /// A line while a search runs.
+    fn on_busy_line(&mut self, cmd: &str, tokens: &[&str], line: &str) -> Flow {
+        let batch = self.dialect == Dialect::Ucci && self.front.batch;
+        if batch && !self.engine.is_waiting_for_stop() {
+            self.queue.push_back(line.to_string());
+            return Flow::Continue;
+        }
+        match cmd {
+            "isready" => self.out.line("readyok"),
+            "stop" => self.engine.stop(),
+            "ponderhit" => {
+                let draw = tokens
+                    .get(1)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("draw"));
+                self.engine.ponderhit(draw);
+            }
+            "probe" => self.probe(&tokens[1..]),
+            "quit" => {
+                self.engine.stop();
+                self.engine.wait();
+                return self.quit();
+            }
+            "go" if !batch => {
+                // An implicit stop: the running search answers first.
+                self.engine.stop();
+                if self.finish_search() == Flow::Quit {
+                    return Flow::Quit;
+                }
+                return self.on_line(line);
+            }
+            _ => self.queue.push_back(line.to_string()),
+        }
+        Flow::Continue
+    }
+
+    /// A line while no search runs.
+    fn on_idle_line(&mut self, cmd: &str, tokens: &[&str], line: &str) -> Flow {
+        let args = &tokens[1..];
+        match cmd {
+            "uci" => self.handshake(Dialect::Uci, "uci"),
+            "ucci" => self.handshake(Dialect::Ucci, "ucci"),
+            "ucicyclone" => {
+                self.dialect = Dialect::Uci;
+                self.front.one_based = false;
+                self.handshake = Some("ucicyclone");
+            }
+            "isready" => self.out.line("readyok"),
+            "setoption" => self.setoption(rest_after(line, 1)),
+            "position" => self.position(args),
+            "fen" | "startpos" => {
+                if self.handshake.is_none() {
+                    log::info!("bare '{cmd}' before a handshake: the Cyclone dialect");
+                    self.handshake = Some("cyclone");
+                }
+                self.position(tokens);
+            }
+            "banmoves" => {
+                let fmt = self.fmt();
+                let (moves, problems) = parse_banmoves(args, self.engine.position(), fmt);
+                for p in problems {
+                    self.message(&p);
+                }
+                self.engine.set_banned_moves(moves);
+            }
+            "go" => self.go(args),
+            "stop" => {
+                // UCCI asks for an answer so the GUI is not left waiting;
+                // UCI ignores a stray stop.
+                if self.dialect == Dialect::Ucci {
+                    self.out.line("nobestmove");
+                }
+            }
+            "ponderhit" => {}
+            "probe" => self.probe(args),
+            "quit" => return self.quit(),
+            "ucinewgame" | "uccinewgame" => self.engine.new_game(),
+            "debug" => match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+                Some("on") => self.front.debug = true,
+                Some("off") => self.front.debug = false,
+                _ => self.message("debug needs 'on' or 'off'"),
+            },
+            "d" | "display" => {
+                let pos = self.engine.position();
+                let text = format!("{pos}Fen: {}", pos.to_fen());
+                for l in text.lines() {
+                    self.out.line(l);
+                }
+            }
+            _ => {
+                let shown: String = line.trim().chars().take(200).collect();
+                self.message(&format!("unknown command: {shown}"));
+            }
+        }
+        Flow::Continue
+    }
+
+    fn handshake(&mut self, dialect: Dialect, word: &'static str) {
+        self.dialect = dialect;
+        self.front.one_based = false;
+        self.handshake = Some(word);
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        if dialect == Dialect::Ucci {
+            self.out
+                .line("id copyright the Shuai developers, GPL-3.0-or-later");
+        }
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        for l in announce(dialect) {
+            self.out.line(&l);
+        }
+        self.out.line(match dialect {
+            Dialect::Uci => "uciok",
+            Dialect::Ucci => "ucciok",
+        });
+    }
+
+    fn quit(&mut self) -> Flow {
+        if self.dialect == Dialect::Ucci {
+            self.out.line("bye");
+        }
+        Flow::Quit
+    }
+
+    fn setoption(&mut self, args: &str) {
+        let (name, value) = split_setoption(args);
+        let mut opts = self.engine.options().clone();
+        let mut front = self.front;
+        let applied = apply(&name, value.as_deref(), &mut opts, &mut front, self.dialect);
+        self.front = front;
+        if opts != *self.engine.options() {
+            self.engine.set_options(opts);
+        }
+        if applied.new_game {
+            self.engine.new_game();
+        }
+        for m in &applied.messages {
+            self.message(m);
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        match parse_position(args, self.fmt()) {
+            Err(problem) => self.message(&problem),
+            Ok(parsed) => {
+                self.engine.set_position(parsed.position);
+                if parsed.zero_based_fallback {
+                    self.front.one_based = false;
+                    self.message(
+                        "the moves use ranks 0-9 although UCI_Variant xiangqi was set; reading and writing ranks 0-9 from now on",
+                    );
+                }
+                if let Some(p) = parsed.problem {
+                    self.message(&p);
+                }
+            }
+        }
+    }
+
+    fn probe(&mut self, args: &[&str]) {
+        match parse_position(args, self.fmt()) {
+            Err(problem) => {
+                self.message(&problem.replace("position unchanged", "nothing probed"));
+                self.out.line("pophash");
+            }
+            Ok(parsed) => {
+                if let Some(p) = parsed.problem {
+                    self.message(&p.replace("position set up", "probing the position"));
+                }
+                let result = self.engine.probe(&parsed.position);
+                self.out.line(&self.fmt().pophash(&result));
+            }
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let fmt = self.fmt();
+        let (command, problems) =
+            parse_go(args, self.engine.position(), fmt, self.front.usemillisec);
+        for p in &problems {
+            self.message(p);
+        }
+        match command {
+            GoCommand::Perft(u32::MAX) => {}
+            GoCommand::Perft(depth) => {
+                let mut pos = self.engine.position().clone();
+                let mut buf = Vec::new();
+                if crate::perft::run(&mut pos, depth, &mut buf).is_ok() {
+                    for l in String::from_utf8_lossy(&buf).lines() {
+                        self.out.line(l);
+                    }
+                }
+            }
+            GoCommand::Search(params) => {
+                if self.front.debug {
+                    self.message(&format!("go: {params:?}"));
+                }
+                self.search_id += 1;
+                let reporter = Arc::new(Reporter {
+                    out: self.out.clone(),
+                    fmt,
+                    tx: Mutex::new(self.tx.clone()),
+                    id: self.search_id,
+                });
+                self.engine.go(params, reporter);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Cursor;
 
-    fn talk(lines: &[&str]) -> (Session, String) {
-        let mut s = Session::new();
-        let mut out = Vec::new();
-        for l in lines {
-            s.handle_line(l, &mut out).unwrap();
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
         }
-        (s, String::from_utf8(out).unwrap())
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs a whole transcript (the end of input acts as quit).
+    fn talk(input: &str) -> Vec<String> {
+        let out = Shared::default();
+        run(Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap();
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 
     #[test]
-    fn handshake_and_ready() {
-        let (_, out) = talk(&["uci", "isready"]);
-        assert!(out.starts_with("id name Shuai"));
-        assert!(out.ends_with("uciok\nreadyok\n"));
-        let (s, out) = talk(&["ucci"]);
-        assert!(out.ends_with("ucciok\n"));
-        assert_eq!(s.dialect(), Dialect::Ucci);
+    fn handshakes() {
+        let out = talk("uci\nisready\n");
+        assert!(out[0].starts_with("id name Shuai"));
+        assert!(out
+            .iter()
+            .any(|l| l == "option name Hash type spin default 16 min 1 max 65536"));
+        assert_eq!(&out[out.len() - 2..], ["uciok", "readyok"]);
+        let out = talk("ucci\nquit\n");
+        assert!(out.contains(&"option usemillisec type check default true".to_string()));
+        assert_eq!(&out[out.len() - 2..], ["ucciok", "bye"]);
+        assert!(talk("ucicyclone\nisready\n") == ["readyok"]);
     }
 
     #[test]
-    fn bad_fen_keeps_the_previous_position() {
-        let (s, out) = talk(&[
-            "position startpos moves h2e2",
-            "position fen rnbakabnr/9/9 w",
-        ]);
+    fn bad_input_gets_one_line_each() {
+        let out = talk("position fen rnbakabnr/9/9 w\nfrobnicate\nposition\ngo perft\n");
         assert_eq!(
             out,
-            "info string invalid FEN (FEN has 3 ranks, expected 10); position unchanged\n"
+            [
+                "info string invalid FEN (FEN has 3 ranks, expected 10); position unchanged",
+                "info string unknown command: frobnicate",
+                "info string position needs 'startpos' or 'fen <FEN>'; position unchanged",
+                "info string go perft needs a number; ignored",
+            ]
         );
-        assert_eq!(s.position().ply_count(), 1);
-    }
-
-    #[test]
-    fn illegal_move_keeps_the_position_before_it() {
-        let (s, out) = talk(&["ucci", "position startpos moves h2e2 h9g7 e2e9 b0c2"]);
-        assert!(out.ends_with(
-            "info message move 3 of the list: 'e2e9' is not a legal move in this position; position set up to the move before it\n"
-        ));
-        assert_eq!(s.position().ply_count(), 2);
+        let out = talk("ucci\nposition startpos moves h2e2 h9g7 e2e9 b0c2\nsetoption bogus 3\n");
+        assert_eq!(out.last().unwrap(), "bye");
+        assert_eq!(
+            out[out.len() - 2],
+            "info message move 3 of the list: 'e2e9' is not a legal move in this position; position set up to the move before it"
+        );
     }
 
     #[test]
     fn cyclone_position_and_perft() {
-        let (_, out) = talk(&[
-            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves",
-            "go perft 2",
-        ]);
-        assert!(out.contains("h2e2: 44\n"));
-        assert!(out.ends_with("\nNodes searched: 1920\n"));
+        let out = talk(
+            "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves\ngo perft 2\n",
+        );
+        assert!(out.contains(&"h2e2: 45".to_string()));
+        assert_eq!(out.last().unwrap(), "Nodes searched: 1920");
     }
 
     #[test]
-    fn malformed_commands_get_a_message() {
-        let (_, out) = talk(&["go perft", "go perft x", "position", "bogus"]);
-        assert_eq!(out.lines().count(), 4);
-        assert!(out.lines().all(|l| l.starts_with("info string ")));
+    fn batch_mode_runs_a_script_in_order() {
+        let out = talk(
+            "ucci\nsetoption batch on\nposition startpos\ngo depth 2\nposition startpos moves h2e2\ngo depth 2\nisready\nquit\n",
+        );
+        let ends: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("bestmove") || *l == "readyok" || *l == "bye")
+            .collect();
+        assert_eq!(ends.len(), 4, "{out:?}");
+        assert!(ends[0].starts_with("bestmove") && ends[1].starts_with("bestmove"));
+        assert_eq!(ends[2], "readyok");
+        assert_eq!(ends[3], "bye");
+        assert!(out.iter().any(|l| l.starts_with("info depth 2 ")));
+    }
+
+    #[test]
+    fn probe_answers_pophash() {
+        let out = talk("ucci\nsetoption batch on\ngo depth 3\nprobe startpos\nprobe fen bad\n");
+        let pops: Vec<&String> = out.iter().filter(|l| l.starts_with("pophash")).collect();
+        assert_eq!(pops.len(), 2);
+        assert!(pops[0].starts_with("pophash bestmove "), "{pops:?}");
+        assert_eq!(pops[1], "pophash");
+    }
+
+    #[test]
+    fn stop_when_idle() {
+        assert_eq!(talk("ucci\nstop\n").last().unwrap(), "bye");
+        assert!(talk("ucci\nstop\nquit\n").contains(&"nobestmove".to_string()));
+        assert!(talk("uci\nstop\n").last().unwrap() == "uciok");
+    }
+
+    #[test]
+    fn debug_echoes_lines() {
+        let out = talk("ucci\nsetoption debug on\nisready\n");
+        assert!(
+            out.contains(&"info idleline [isready]".to_string()),
+            "{out:?}"
+        );
     }
 }

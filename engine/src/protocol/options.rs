@@ -1,0 +1,597 @@
+//! The options each protocol announces, and `setoption` in both syntaxes.
+//!
+//! Names are matched case-insensitively with spaces, `_` and `-` ignored,
+//! so `Hash`, `hashsize`, `Natural Move Limit` and `naturalmovelimit` all
+//! work in either protocol. Legacy names (ElephantEye's and Pikafish's
+//! old options) are accepted silently and change nothing.
+
+use super::format::Dialect;
+use crate::engine::{
+    max_hash_mb, EngineOptions, Level, Randomness, Style, DEFAULT_HASH_MB, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+};
+use std::time::Duration;
+
+/// Settings that belong to the protocol front-end, not the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontSettings {
+    /// UCCI `go` times are milliseconds (else seconds).
+    pub usemillisec: bool,
+    /// UCCI batch mode: lines read during a search wait until it ends.
+    pub batch: bool,
+    /// Echo received lines and say more.
+    pub debug: bool,
+    /// UCI ranks 1–10 (set by `UCI_Variant xiangqi`).
+    pub one_based: bool,
+}
+
+impl Default for FrontSettings {
+    fn default() -> FrontSettings {
+        FrontSettings {
+            usemillisec: true,
+            batch: false,
+            debug: false,
+            one_based: false,
+        }
+    }
+}
+
+/// Every option the engine understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// Table size in MiB (`Hash`, `hashsize`).
+    Hash,
+    /// Search threads.
+    Threads,
+    /// Principal variations.
+    MultiPv,
+    /// Pondering allowed (time allocation only).
+    Ponder,
+    /// Time kept back per move, ms.
+    MoveOverhead,
+    /// Clear the table (`Clear Hash`, `newgame`).
+    NewGame,
+    /// Natural-move limit, plies.
+    NaturalLimit,
+    /// UCCI time unit.
+    UseMillisec,
+    /// UCCI batch mode.
+    Batch,
+    /// Debug output.
+    Debug,
+    /// Own opening book.
+    UseBook,
+    /// Book files.
+    BookFiles,
+    /// CPU to leave free.
+    Idle,
+    /// Pruning level.
+    Pruning,
+    /// Evaluation knowledge level.
+    Knowledge,
+    /// Move randomness.
+    Randomness,
+    /// Playing style.
+    Style,
+    /// Promotion variant.
+    Promotion,
+    /// Keep the table between moves.
+    UseHash,
+    /// Resign hopeless games (UCCI).
+    Resign,
+    /// `UCI_Variant`.
+    Variant,
+    /// A legacy option: accepted, ignored.
+    Legacy,
+}
+
+/// Names of legacy options accepted silently (normalised form).
+const LEGACY: &[&str] = &[
+    // ElephantEye / UCCI 1.x–3.0
+    "useegtb",
+    "egtbpaths",
+    "evalapi",
+    "repetition",
+    "drawmoves",
+    "selectivity",
+    "loadbook",
+    "nullmove",
+    // Pikafish, current and historic
+    "debuglogfile",
+    "numapolicy",
+    "nodestime",
+    "ucishowwdl",
+    "evalfile",
+    "skilllevel",
+    "ucilimitstrength",
+    "ucielo",
+    "slowmover",
+    "sixtymoverule",
+    "rule60",
+    "strict3fold",
+    "matethreatdepth",
+    "repetitionfold",
+    "repetitionrule",
+    "uciwdlcentipawn",
+    "ucianalysemode",
+    "ucichess960",
+    "minimumthinkingtime",
+    "contempt",
+    "analysiscontempt",
+    "usennue",
+    "variantpath",
+    "uciopponent",
+];
+
+/// Lower case without spaces, `_` and `-`.
+pub fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-' | '\t'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The option a name refers to.
+pub fn lookup(name: &str) -> Option<Key> {
+    let n = normalise(name);
+    let key = match n.as_str() {
+        "hash" | "hashsize" => Key::Hash,
+        "threads" => Key::Threads,
+        "multipv" => Key::MultiPv,
+        "ponder" => Key::Ponder,
+        "moveoverhead" => Key::MoveOverhead,
+        "clearhash" | "newgame" => Key::NewGame,
+        "naturalmovelimit" | "naturallimit" => Key::NaturalLimit,
+        "usemillisec" => Key::UseMillisec,
+        "batch" => Key::Batch,
+        "debug" => Key::Debug,
+        "usebook" | "ownbook" => Key::UseBook,
+        "bookfiles" | "bookfile" => Key::BookFiles,
+        "idle" => Key::Idle,
+        "pruning" => Key::Pruning,
+        "knowledge" => Key::Knowledge,
+        "randomness" => Key::Randomness,
+        "style" => Key::Style,
+        "promotion" => Key::Promotion,
+        "usehash" => Key::UseHash,
+        "resign" => Key::Resign,
+        "ucivariant" => Key::Variant,
+        other if LEGACY.contains(&other) => Key::Legacy,
+        _ => return None,
+    };
+    Some(key)
+}
+
+fn combo(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|v| format!("var {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn onoff(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// The option lines of the handshake (before `uciok` / `ucciok`), with
+/// the engine's initial values as defaults.
+pub fn announce(dialect: Dialect) -> Vec<String> {
+    let d = EngineOptions::default();
+    let f = FrontSettings::default();
+    let overhead = d.move_overhead.as_millis();
+    let (nmin, nmax) = NATURAL_LIMIT_RANGE;
+    let levels = combo(&Level::NAMES);
+    match dialect {
+        Dialect::Ucci => vec![
+            format!("option usemillisec type check default {}", onoff(f.usemillisec)),
+            format!("option batch type check default {}", onoff(f.batch)),
+            format!("option debug type check default {}", onoff(f.debug)),
+            format!("option ponder type check default {}", onoff(d.ponder)),
+            format!("option usehash type check default {}", onoff(d.use_hash)),
+            format!("option usebook type check default {}", onoff(d.use_book)),
+            "option bookfiles type string default <empty>".to_string(),
+            format!(
+                "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
+                d.hash_mb
+            ),
+            format!(
+                "option threads type spin min 0 max {MAX_THREADS} default {}",
+                d.threads
+            ),
+            format!(
+                "option multipv type spin min 1 max {MAX_MULTIPV} default {}",
+                d.multipv
+            ),
+            format!(
+                "option moveoverhead type spin min 0 max {MAX_MOVE_OVERHEAD_MS} default {overhead}"
+            ),
+            format!(
+                "option naturalmovelimit type spin min {nmin} max {nmax} default {}",
+                d.natural_limit
+            ),
+            format!("option idle type combo {levels} default {}", d.idle.name()),
+            format!(
+                "option pruning type combo {levels} default {}",
+                d.pruning.name()
+            ),
+            format!(
+                "option knowledge type combo {levels} default {}",
+                d.knowledge.name()
+            ),
+            format!(
+                "option randomness type combo {} default {}",
+                combo(&Randomness::NAMES),
+                d.randomness.name()
+            ),
+            format!(
+                "option style type combo {} default {}",
+                combo(&Style::NAMES),
+                d.style.name()
+            ),
+            format!("option promotion type check default {}", onoff(d.promotion)),
+            format!("option resign type check default {}", onoff(d.resign)),
+            "option newgame type button".to_string(),
+        ],
+        Dialect::Uci => vec![
+            format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                d.threads
+            ),
+            format!(
+                "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+                d.hash_mb
+            ),
+            "option name Clear Hash type button".to_string(),
+            format!("option name Ponder type check default {}", onoff(d.ponder)),
+            format!(
+                "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+                d.multipv
+            ),
+            format!(
+                "option name Move Overhead type spin default {overhead} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            format!(
+                "option name Natural Move Limit type spin default {} min {nmin} max {nmax}",
+                d.natural_limit
+            ),
+            format!("option name OwnBook type check default {}", onoff(d.use_book)),
+            "option name Book File type string default <empty>".to_string(),
+            format!("option name Idle type combo default {} {levels}", d.idle.name()),
+            format!(
+                "option name Pruning type combo default {} {levels}",
+                d.pruning.name()
+            ),
+            format!(
+                "option name Knowledge type combo default {} {levels}",
+                d.knowledge.name()
+            ),
+            format!(
+                "option name Randomness type combo default {} {}",
+                d.randomness.name(),
+                combo(&Randomness::NAMES)
+            ),
+            format!(
+                "option name Style type combo default {} {}",
+                d.style.name(),
+                combo(&Style::NAMES)
+            ),
+            "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
+        ],
+    }
+}
+
+/// The text after the first `n` whitespace-separated words of `line`,
+/// trimmed (keeps the inner spacing of values such as paths).
+pub fn rest_after(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest.trim_end()
+}
+
+/// Splits the text after `setoption` into name and value. UCI form:
+/// `name <words> [value <text>]`; UCCI form: `<name> [<text>]`.
+pub fn split_setoption(args: &str) -> (String, Option<String>) {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let value_of = |text: &str| {
+        let t = text.trim();
+        (!t.is_empty()).then(|| t.to_string())
+    };
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("name"))
+    {
+        match words.iter().position(|w| w.eq_ignore_ascii_case("value")) {
+            Some(v) => (words[1..v].join(" "), value_of(rest_after(args, v + 1))),
+            None => (words[1..].join(" "), None),
+        }
+    } else {
+        match words.first() {
+            Some(name) => (name.to_string(), value_of(rest_after(args, 1))),
+            None => (String::new(), None),
+        }
+    }
+}
+
+/// What the front-end must do after an option was set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Clear the table and game history now.
+    pub new_game: bool,
+    /// Lines to show the user (one per problem).
+    pub messages: Vec<String>,
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_int(v: &str) -> Option<i64> {
+    v.parse::<i64>().ok().or_else(|| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|f| f as i64)
+    })
+}
+
+/// Sets option `name` to `value` in `opts` (engine) or `front` (protocol).
+/// Unknown names: silently ignored in UCCI (XQWizard sends options it never
+/// read), one message in UCI. Bad values keep the old value and say so.
+pub fn apply(
+    name: &str,
+    value: Option<&str>,
+    opts: &mut EngineOptions,
+    front: &mut FrontSettings,
+    dialect: Dialect,
+) -> Applied {
+    let mut out = Applied::default();
+    let Some(key) = lookup(name) else {
+        if name.is_empty() {
+            out.messages
+                .push("setoption needs an option name".to_string());
+        } else if dialect == Dialect::Uci {
+            out.messages
+                .push(format!("unknown option '{name}'; ignored"));
+        } else {
+            log::info!("setoption {name}: unknown option, ignored");
+        }
+        return out;
+    };
+    let text = value.unwrap_or("").trim();
+    macro_rules! bad {
+        ($what:expr) => {
+            out.messages.push(format!(
+                "setoption {name}: {}, got '{text}'; value unchanged",
+                $what
+            ))
+        };
+    }
+    macro_rules! check {
+        ($target:expr) => {
+            match parse_bool(text) {
+                Some(b) => $target = b,
+                None => bad!("needs true/false (or on/off)"),
+            }
+        };
+    }
+    macro_rules! spin {
+        ($lo:expr, $hi:expr, $set:expr) => {
+            match parse_int(text) {
+                Some(n) => {
+                    let (lo, hi) = ($lo as i64, $hi as i64);
+                    let c = n.clamp(lo, hi);
+                    if c != n {
+                        out.messages.push(format!(
+                            "setoption {name}: {n} is outside {lo}..{hi}; using {c}"
+                        ));
+                    }
+                    #[allow(clippy::redundant_closure_call)]
+                    ($set)(c);
+                }
+                None => bad!("needs a whole number"),
+            }
+        };
+    }
+    macro_rules! choice {
+        ($parse:expr, $target:expr, $names:expr) => {
+            match $parse(text) {
+                Some(v) => $target = v,
+                None => bad!(format!("needs one of {}", $names.join("/"))),
+            }
+        };
+    }
+    match key {
+        Key::Hash => {
+            // UCCI: 0 lets the engine choose.
+            let cap = max_hash_mb();
+            spin!(0, MAX_HASH_MB, |n: i64| {
+                let mb = if n == 0 { DEFAULT_HASH_MB } else { n as usize };
+                if mb > cap {
+                    out.messages.push(format!(
+                        "setoption {name}: {mb} MB exceeds the memory available; using {cap}"
+                    ));
+                }
+                opts.hash_mb = mb.min(cap);
+            })
+        }
+        Key::Threads => spin!(0, MAX_THREADS, |n: i64| {
+            opts.threads = if n == 0 {
+                std::thread::available_parallelism().map_or(1, |p| p.get())
+            } else {
+                n as usize
+            }
+        }),
+        Key::MultiPv => spin!(1, MAX_MULTIPV, |n: i64| opts.multipv = n as usize),
+        Key::MoveOverhead => spin!(0, MAX_MOVE_OVERHEAD_MS, |n: i64| opts.move_overhead =
+            Duration::from_millis(n as u64)),
+        Key::NaturalLimit => spin!(NATURAL_LIMIT_RANGE.0, NATURAL_LIMIT_RANGE.1, |n: i64| {
+            opts.natural_limit = n as u32
+        }),
+        Key::Ponder => check!(opts.ponder),
+        Key::UseHash => check!(opts.use_hash),
+        Key::UseBook => check!(opts.use_book),
+        Key::Resign => check!(opts.resign),
+        Key::UseMillisec => check!(front.usemillisec),
+        Key::Batch => check!(front.batch),
+        Key::Debug => check!(front.debug),
+        Key::Promotion => {
+            check!(opts.promotion);
+            if opts.promotion {
+                out.messages.push(
+                    "the promotion variant is not supported; playing standard Xiangqi".to_string(),
+                );
+            }
+        }
+        Key::NewGame => out.new_game = true,
+        Key::BookFiles => {
+            opts.book_files = if text == "<empty>" {
+                String::new()
+            } else {
+                text.to_string()
+            };
+            if !opts.book_files.is_empty() {
+                out.messages.push(format!(
+                    "opening books are not supported yet; '{}' is remembered but not used",
+                    opts.book_files
+                ));
+            }
+        }
+        Key::Idle => choice!(Level::parse, opts.idle, Level::NAMES),
+        Key::Pruning => choice!(Level::parse, opts.pruning, Level::NAMES),
+        Key::Knowledge => choice!(Level::parse, opts.knowledge, Level::NAMES),
+        Key::Randomness => choice!(Randomness::parse, opts.randomness, Randomness::NAMES),
+        Key::Style => choice!(Style::parse, opts.style, Style::NAMES),
+        Key::Variant => {
+            if text.eq_ignore_ascii_case("xiangqi") {
+                front.one_based = true;
+            } else {
+                out.messages.push(format!(
+                    "variant '{text}' is not supported; this engine plays xiangqi only"
+                ));
+            }
+        }
+        Key::Legacy => log::info!("setoption {name}: legacy option, ignored"),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(
+        name: &str,
+        value: Option<&str>,
+        dialect: Dialect,
+    ) -> (EngineOptions, FrontSettings, Applied) {
+        let mut o = EngineOptions::default();
+        let mut f = FrontSettings::default();
+        let a = apply(name, value, &mut o, &mut f, dialect);
+        (o, f, a)
+    }
+
+    #[test]
+    fn both_syntaxes_split() {
+        assert_eq!(
+            split_setoption("name Move Overhead value 100"),
+            ("Move Overhead".to_string(), Some("100".to_string()))
+        );
+        assert_eq!(
+            split_setoption("name Clear Hash"),
+            ("Clear Hash".to_string(), None)
+        );
+        assert_eq!(
+            split_setoption("bookfiles C:\\books\\a b.dat;x.dat "),
+            (
+                "bookfiles".to_string(),
+                Some("C:\\books\\a b.dat;x.dat".to_string())
+            )
+        );
+        assert_eq!(split_setoption("newgame"), ("newgame".to_string(), None));
+        assert_eq!(
+            split_setoption("NAME hash VALUE 32"),
+            ("hash".to_string(), Some("32".to_string()))
+        );
+        assert_eq!(rest_after("  a  b   c d  ", 2), "c d");
+    }
+
+    #[test]
+    fn names_are_loose() {
+        assert_eq!(lookup("Hash"), Some(Key::Hash));
+        assert_eq!(lookup("HASHSIZE"), Some(Key::Hash));
+        assert_eq!(lookup("natural_move_limit"), Some(Key::NaturalLimit));
+        assert_eq!(lookup("Sixty Move Rule"), Some(Key::Legacy));
+        assert_eq!(lookup("UCI_Variant"), Some(Key::Variant));
+        assert_eq!(lookup("bogus"), None);
+    }
+
+    #[test]
+    fn values() {
+        let (o, _, a) = set("hashsize", Some("64"), Dialect::Ucci);
+        assert_eq!(o.hash_mb, 64.min(max_hash_mb()));
+        assert!(a.messages.is_empty());
+        let (o, _, _) = set("hashsize", Some("0"), Dialect::Ucci);
+        assert_eq!(o.hash_mb, DEFAULT_HASH_MB);
+        let (_, f, a) = set("usemillisec", Some("off"), Dialect::Ucci);
+        assert!(!f.usemillisec && a.messages.is_empty());
+        let (o, _, a) = set("usebook", Some("maybe"), Dialect::Ucci);
+        assert!(!o.use_book);
+        assert_eq!(a.messages.len(), 1);
+        let (o, _, a) = set("MultiPV", Some("1000"), Dialect::Uci);
+        assert_eq!(o.multipv, MAX_MULTIPV);
+        assert_eq!(a.messages.len(), 1);
+        let (o, _, a) = set("randomness", Some("Huge"), Dialect::Ucci);
+        assert_eq!(o.randomness, Randomness::Huge);
+        assert!(a.messages.is_empty());
+        let (_, _, a) = set("newgame", None, Dialect::Ucci);
+        assert!(a.new_game);
+        let (_, f, _) = set("UCI_Variant", Some("xiangqi"), Dialect::Uci);
+        assert!(f.one_based);
+        let (_, f, a) = set("UCI_Variant", Some("chess"), Dialect::Uci);
+        assert!(!f.one_based && a.messages.len() == 1);
+    }
+
+    #[test]
+    fn unknown_names() {
+        let (_, _, a) = set("whatever", Some("1"), Dialect::Ucci);
+        assert!(a.messages.is_empty());
+        let (_, _, a) = set("whatever", Some("1"), Dialect::Uci);
+        assert_eq!(a.messages.len(), 1);
+        let (_, _, a) = set("nullmove", Some("off"), Dialect::Uci);
+        assert!(a.messages.is_empty());
+    }
+
+    #[test]
+    fn announcements() {
+        let ucci = announce(Dialect::Ucci);
+        assert!(ucci.contains(&"option usemillisec type check default true".to_string()));
+        assert!(ucci.iter().all(|l| !l.contains(" name ")));
+        assert!(ucci.iter().all(|l| l
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_lowercase()))));
+        assert!(ucci
+            .iter()
+            .all(|l| lookup(l.split_whitespace().nth(1).unwrap()).is_some()));
+        let uci = announce(Dialect::Uci);
+        for l in &uci {
+            let name = l
+                .strip_prefix("option name ")
+                .and_then(|r| r.split(" type ").next())
+                .unwrap();
+            assert!(lookup(name).is_some(), "{name}");
+        }
+    }
+}
