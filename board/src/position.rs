@@ -11,6 +11,7 @@ struct Undo {
     captured: Option<Piece>,
     key: u64,
     halfmove_clock: u16,
+    reversible_plies: u16,
 }
 
 /// A Xiangqi position with its move history.
@@ -26,6 +27,9 @@ pub struct Position {
     halfmove_clock: u16,
     fullmove_number: u16,
     key: u64,
+    /// Plies of history since the last capture or null move (positions
+    /// further back cannot repeat the current one).
+    reversible_plies: u16,
     history: Vec<Undo>,
 }
 
@@ -40,6 +44,7 @@ impl Position {
             halfmove_clock: 0,
             fullmove_number: 1,
             key: 0,
+            reversible_plies: 0,
             history: Vec::with_capacity(256),
         }
     }
@@ -166,20 +171,15 @@ impl Position {
         self.history.iter().map(|u| u.key)
     }
 
-    /// Distances in plies (2, 4, …, nearest first) back to earlier
+    /// Distances in plies (4, 6, …, nearest first) back to earlier
     /// occurrences of the current position (same placement, same side to
     /// move). The search stops at the last capture or null move, across
     /// which no position can repeat.
     pub fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
-        let reversible = self
-            .history
-            .iter()
-            .rev()
-            .take_while(|u| u.captured.is_none() && !u.mv.is_null())
-            .count();
+        let reversible = usize::from(self.reversible_plies);
         let len = self.history.len();
         let key = self.key;
-        (2..=reversible)
+        (4..=reversible)
             .step_by(2)
             .filter(move |&d| self.history[len - d].key == key)
     }
@@ -198,6 +198,7 @@ impl Position {
     /// record is cut at an irreversible move.
     pub fn clear_history(&mut self) {
         self.history.clear();
+        self.reversible_plies = 0;
     }
 
     /// The key recomputed from scratch; equals [`Position::key`] unless the
@@ -456,12 +457,15 @@ impl Position {
             captured,
             key: self.key,
             halfmove_clock: self.halfmove_clock,
+            reversible_plies: self.reversible_plies,
         });
         if let Some(c) = captured {
             self.remove(c, to);
             self.halfmove_clock = 0;
+            self.reversible_plies = 0;
         } else {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+            self.reversible_plies = self.reversible_plies.saturating_add(1);
         }
         // Move the piece with one XOR per board.
         let change = Bitboard::from_square(from) | Bitboard::from_square(to);
@@ -506,6 +510,7 @@ impl Position {
         }
         self.key = undo.key;
         self.halfmove_clock = undo.halfmove_clock;
+        self.reversible_plies = undo.reversible_plies;
     }
 
     /// Passes the move to the opponent (null-move search). The side to move
@@ -516,9 +521,11 @@ impl Position {
             captured: None,
             key: self.key,
             halfmove_clock: self.halfmove_clock,
+            reversible_plies: self.reversible_plies,
         });
         self.key ^= zobrist::side_key();
         self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.reversible_plies = 0;
         self.side = !self.side;
     }
 
@@ -532,6 +539,7 @@ impl Position {
         self.side = !self.side;
         self.key = undo.key;
         self.halfmove_clock = undo.halfmove_clock;
+        self.reversible_plies = undo.reversible_plies;
     }
 
     /// Whether `m` is legal here. Safe for any move, e.g. one read from a

@@ -164,3 +164,28 @@ fn flying_general_is_illegal() {
     assert!(pos.parse_move("e0d0").is_err());
     assert!(pos.parse_move("e0f0").is_ok());
 }
+
+#[test]
+fn earlier_occurrences_find_repetitions_back_to_the_last_capture_or_null() {
+    let mut pos = Position::startpos();
+    let play = |pos: &mut Position, moves: &str| {
+        for m in moves.split_whitespace() {
+            let m = pos.parse_move(m).unwrap();
+            pos.make_move(m);
+        }
+    };
+    play(&mut pos, "b0c2 b9c7 c2b0 c7b9");
+    assert_eq!(pos.earlier_occurrences().collect::<Vec<_>>(), vec![4]);
+    play(&mut pos, "b0c2 b9c7 c2b0 c7b9");
+    assert_eq!(pos.earlier_occurrences().collect::<Vec<_>>(), vec![4, 8]);
+    // A null move cuts the chain: nothing before it can repeat.
+    pos.make_null_move();
+    pos.make_null_move();
+    assert_eq!(pos.earlier_occurrences().count(), 0);
+    pos.unmake_null_move();
+    pos.unmake_null_move();
+    assert_eq!(pos.earlier_occurrences().count(), 2);
+    // So does a capture.
+    play(&mut pos, "h2h9 i9h9");
+    assert_eq!(pos.earlier_occurrences().count(), 0);
+}
