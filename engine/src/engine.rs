@@ -333,6 +333,8 @@ struct Running {
     asked_to_stop: Arc<AtomicBool>,
     /// A draw offer that arrived with `ponderhit draw`.
     draw_offer: Arc<AtomicBool>,
+    /// Set once the search has decided (just before it reports).
+    decided: Arc<AtomicBool>,
     /// The root position and the latest main line, for `probe` during the
     /// search (the table itself belongs to the search thread meanwhile).
     root: Position,
@@ -449,10 +451,19 @@ impl Engine {
         self.hopeless_streak = 0;
     }
 
-    /// Whether a search is running (or has ended but not been collected
-    /// with [`Engine::wait`]).
+    /// Whether a search is running and has not yet decided on its move.
     pub fn is_searching(&self) -> bool {
-        self.running.is_some()
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.decided.load(Ordering::SeqCst))
+    }
+
+    /// Whether a search has decided on its move (it is reporting it or has
+    /// reported it) and waits to be collected with [`Engine::wait`].
+    pub fn has_decided(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.decided.load(Ordering::SeqCst))
     }
 
     /// Whether the running search is an infinite or pondering one (it only
@@ -614,6 +625,7 @@ impl Engine {
         let asked_to_stop = Arc::new(AtomicBool::new(false));
         let draw_offer = Arc::new(AtomicBool::new(params.draw_offered));
         let latest = Arc::new(Mutex::new(None));
+        let decided = Arc::new(AtomicBool::new(false));
         let decide = Decider {
             resign: opts.resign,
             hopeless_streak: self.hopeless_streak,
@@ -632,6 +644,7 @@ impl Engine {
             let asked_to_stop = asked_to_stop.clone();
             let draw_offer = draw_offer.clone();
             let latest = latest.clone();
+            let decided = decided.clone();
             move || {
                 let start = Instant::now();
                 let collector = Collector {
@@ -669,6 +682,7 @@ impl Engine {
                     outcome.draw = draw;
                     outcome.resign = !draw && decide.resigns(&outcome, &pos);
                 }
+                decided.store(true, Ordering::SeqCst);
                 listener.best_move(&outcome);
                 (searcher, outcome)
             }
@@ -684,6 +698,7 @@ impl Engine {
                     control,
                     asked_to_stop,
                     draw_offer,
+                    decided,
                     root: self.position.clone(),
                     latest,
                     infinite: params.infinite,

@@ -223,7 +223,7 @@ impl Controller {
             }
             Msg::Eof => self.on_line("quit"),
             Msg::SearchDone(id) => {
-                if id == self.search_id && self.engine.is_searching() {
+                if id == self.search_id && self.engine.has_decided() {
                     self.finish_search()
                 } else {
                     Flow::Continue
@@ -250,6 +250,11 @@ impl Controller {
             return Flow::Continue;
         };
         let cmd = first.to_ascii_lowercase();
+        // A search that has decided is collected first, so that its
+        // bestmove line comes before anything this line prints.
+        if self.engine.has_decided() && self.finish_search() == Flow::Quit {
+            return Flow::Quit;
+        }
         if self.engine.is_searching() {
             self.on_busy_line(&cmd, &tokens, line)
         } else {
