@@ -494,7 +494,7 @@ impl Weights {
         palace_attack: [s(8, 4), s(6, 4), s(6, 3)],
         missing_advisor: [s(-14, -18), s(-18, -28), s(-8, -10)],
         missing_elephant: [s(-5, -8), s(-8, -12), s(-18, -24)],
-        cannon_king_file: [s(70, 30), s(10, 5), s(12, 4)],
+        cannon_king_file: [s(70, 30), s(10, 5), s(20, 5)],
         bottom_cannon: s(20, 5),
         rook_king_file: s(12, 6),
         rook_open_file: s(12, 8),
