@@ -58,8 +58,6 @@ pub(crate) struct Worker<'a> {
     history: Box<History>,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[u8; 64]>,
-    /// In-check flag of the position after each ply of the game and path.
-    checks: Vec<bool>,
     /// Ply count of the position at the root.
     root_ply: usize,
     pub root_moves: Vec<RootMove>,
@@ -88,7 +86,6 @@ impl<'a> Worker<'a> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: reductions(),
-            checks: repetition::check_flags(pos),
             root_ply: pos.ply_count(),
             root_moves: root_moves
                 .into_iter()
@@ -228,7 +225,6 @@ impl<'a> Worker<'a> {
             },
             ..Frame::default()
         };
-        self.checks.truncate(self.root_ply + 1);
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.id == 0 && self.shared.elapsed_ms() > 3000 {
@@ -315,11 +311,9 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
-        self.checks.truncate(self.pos.ply_count());
-        self.checks.push(in_check);
 
         // Draws and rule verdicts that depend on the path.
-        if let Some(score) = repetition::score(&self.pos, &self.checks, self.root_ply, ply) {
+        if let Some(score) = repetition::score(&self.pos, self.root_ply, ply) {
             return score;
         }
         if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
