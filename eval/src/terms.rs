@@ -193,6 +193,21 @@ fn elephant_mobility<const US: usize>(sq: Square, occ: Bitboard, own: Bitboard) 
     n
 }
 
+/// The points of `file`, from a table.
+#[inline(always)]
+fn file_mask(file: File) -> Bitboard {
+    static MASKS: [Bitboard; 9] = {
+        let mut t = [Bitboard::EMPTY; 9];
+        let mut f = 0;
+        while f < 9 {
+            t[f] = Bitboard::file(File::ALL[f]);
+            f += 1;
+        }
+        t
+    };
+    MASKS[file.index()]
+}
+
 /// Piece counts per side ([`Color::index`]) and kind ([`PieceKind::index`]),
 /// found while scoring the pieces; the phase and the draw scale use them.
 pub(crate) type Counts = [[i32; 7]; 2];
@@ -235,7 +250,7 @@ fn pieces<S: Sink, const US: usize>(
     let enemy = pos.color_bb(them);
     let not_own = !own;
     let their_king = pos.king_square(them);
-    let king_file = Bitboard::file(their_king.file());
+    let king_file = file_mask(their_king.file());
     let their_palace = Bitboard::palace(them);
     let their_back_rank = enemy_back_rank(us);
 
@@ -315,7 +330,7 @@ fn pieces<S: Sink, const US: usize>(
                 count_in_half(pa, them)
             );
         }
-        let file = Bitboard::file(sq.file());
+        let file = file_mask(sq.file());
         if (file & all_pawns).is_empty() {
             add!(sink, w, Term::RookFiles, us, rook_open_file, 1);
         } else if (file & own_pawns).is_empty() {
@@ -353,9 +368,16 @@ fn pieces<S: Sink, const US: usize>(
                 count_in_half(pa, them)
             );
         }
-        let file = Bitboard::file(sq.file());
-        if file == king_file {
-            let between = (attacks::between(sq, their_king) & occ).count() as usize;
+        if sq.file() == their_king.file() {
+            // The king ends the line (nothing between), ends it beyond one
+            // screen, or stands further.
+            let between = if lines.has(their_king) {
+                0
+            } else if beyond.has(their_king) {
+                1
+            } else {
+                (attacks::between(sq, their_king) & occ).count() as usize
+            };
             if between < 3 {
                 add!(
                     sink,

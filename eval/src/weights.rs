@@ -504,3 +504,58 @@ impl Weights {
         tempo: s(20, 10),
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_index_flips_for_black_and_mirrors() {
+        for sq in Square::all() {
+            assert_eq!(
+                pst_index(Color::Red, sq),
+                pst_index(Color::Black, sq.flip())
+            );
+            assert_eq!(
+                pst_index(Color::Red, sq),
+                pst_index(Color::Red, sq.mirror())
+            );
+            assert!(pst_index(Color::Black, sq) < PST_SIZE);
+        }
+        // Red's e0 is the first rank's centre; Black's e9 reads the same entry.
+        let e0: Square = "e0".parse().unwrap();
+        let e9: Square = "e9".parse().unwrap();
+        assert_eq!(pst_index(Color::Red, e0), 4);
+        assert_eq!(pst_index(Color::Black, e9), 4);
+    }
+
+    #[test]
+    fn tables_are_drawn_with_the_enemy_at_the_top() {
+        // The pawn table's top rows (the enemy's side) are worth more.
+        let w = Weights::DEFAULT;
+        let pawn = &w.pst[PieceKind::Pawn.index()];
+        let e3 = pst_index(Color::Red, "e3".parse().unwrap());
+        let e7 = pst_index(Color::Red, "e7".parse().unwrap());
+        assert!(pawn[e7].mg > pawn[e3].mg + 50);
+        // The horse in the palace heart (窝心马) is bad.
+        let horse = &w.pst[PieceKind::Horse.index()];
+        assert!(horse[pst_index(Color::Red, "e1".parse().unwrap())].mg < 0);
+    }
+
+    #[test]
+    fn score_names() {
+        assert_eq!(Weights::score_name(0).as_deref(), Some("material.king"));
+        let tempo = Weights::GROUPS.last().unwrap();
+        assert_eq!(tempo.name, "tempo");
+        assert_eq!(Weights::score_name(tempo.first).as_deref(), Some("tempo"));
+        assert_eq!(Weights::score_name(SCORE_COUNT), None);
+        let mob = Weights::GROUPS
+            .iter()
+            .find(|g| g.name == "mobility_horse")
+            .unwrap();
+        assert_eq!(
+            Weights::score_name(mob.first + 3).as_deref(),
+            Some("mobility_horse[3]")
+        );
+    }
+}
