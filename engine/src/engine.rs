@@ -27,7 +27,7 @@
 //! ```
 
 use shuai_board::rules::insufficient_material;
-use shuai_board::{Move, Position};
+use shuai_board::{Move, PieceKind, Position};
 use shuai_search::score::{is_mate, MATE_BOUND};
 use shuai_search::{Clock, Control, Event, Info, Limits, SearchResult, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -52,7 +52,7 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 pub const NATURAL_LIMIT_RANGE: (u32, u32) = (2, 1000);
 /// Node budget of a `go` that names no limit at all (so a bare `go` still
 /// answers, within seconds).
-pub const DEFAULT_GO_NODES: u64 = 8_000_000;
+pub const DEFAULT_GO_NODES: u64 = 1_000_000;
 /// A score at or below this (centipawns, side to move) is hopeless.
 pub const RESIGN_SCORE: i32 = -1000;
 /// Consecutive hopeless searches before resigning.
@@ -588,35 +588,7 @@ impl Engine {
         }
         let user_multipv = opts.multipv.max(1);
         let randomise = opts.randomness != Randomness::None && !params.infinite;
-        let mut limits = Limits {
-            depth: params.depth.map(|d| d.max(1)),
-            nodes: params.nodes,
-            movetime: params.movetime,
-            clock: params.clock,
-            mate: params.mate,
-            infinite: params.infinite,
-            multipv: if randomise {
-                user_multipv.max(4)
-            } else {
-                user_multipv
-            },
-            search_moves: params.search_moves.clone(),
-            banned_moves: self.banned.clone(),
-            move_overhead: opts.move_overhead,
-        };
-        if params.is_unlimited() {
-            limits.nodes = Some(DEFAULT_GO_NODES);
-        }
-        if opts.ponder {
-            // The GUI lets us ponder, so the opponent's time is partly ours:
-            // plan with a quarter more (the hard cap stays at half the
-            // real clock; not on the last move before a time control).
-            if let Some(c) = limits.clock.as_mut() {
-                if c.moves_to_go != Some(1) {
-                    c.remaining = c.remaining.mul_f64(1.25);
-                }
-            }
-        }
+        let limits = build_limits(&params, &opts, &self.banned, randomise);
         if let Some(c) = &params.opponent_clock {
             log::debug!("opponent clock: {c:?}");
         }
@@ -732,6 +704,47 @@ impl Drop for Engine {
         self.stop();
         self.wait();
     }
+}
+
+/// The search limits of a `go`: its own limits, the banned moves, the
+/// option-driven MultiPV (at least 4 when randomising), the move overhead,
+/// a node cap for a `go` without any limit, and a quarter more planned time
+/// when the GUI lets us ponder (not on the last move before a time
+/// control; the search's hard cap stays well inside the real clock).
+pub fn build_limits(
+    params: &GoParams,
+    opts: &EngineOptions,
+    banned: &[Move],
+    randomise: bool,
+) -> Limits {
+    let user_multipv = opts.multipv.max(1);
+    let mut limits = Limits {
+        depth: params.depth.map(|d| d.max(1)),
+        nodes: params.nodes,
+        movetime: params.movetime,
+        clock: params.clock,
+        mate: params.mate,
+        infinite: params.infinite,
+        multipv: if randomise {
+            user_multipv.max(4)
+        } else {
+            user_multipv
+        },
+        search_moves: params.search_moves.clone(),
+        banned_moves: banned.to_vec(),
+        move_overhead: opts.move_overhead,
+    };
+    if params.is_unlimited() {
+        limits.nodes = Some(DEFAULT_GO_NODES);
+    }
+    if opts.ponder {
+        if let Some(c) = limits.clock.as_mut() {
+            if c.moves_to_go != Some(1) {
+                c.remaining = c.remaining.mul_f64(1.25);
+            }
+        }
+    }
+    limits
 }
 
 /// The largest table the machine can hold comfortably: three quarters of
@@ -852,10 +865,18 @@ impl Decider {
         if outcome.score <= ACCEPT_DRAW_SCORE {
             return true;
         }
-        // Dead level for several deep iterations.
+        // An ending with at most two rooks, horses and cannons left in
+        // all, level for several deep iterations.
+        let attackers: u32 = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .map(|&k| pos.kind_bb(k).count())
+            .sum();
         let history = c.history.lock().map(|h| h.clone()).unwrap_or_default();
         let recent: Vec<&(u32, i32)> = history.iter().rev().take(4).collect();
-        recent.len() == 4 && recent[0].0 >= 8 && recent.iter().all(|&&(_, s)| s.abs() <= 10)
+        attackers <= 2
+            && recent.len() == 4
+            && recent[0].0 >= 8
+            && recent.iter().all(|&&(_, s)| s.abs() <= 10)
     }
 
     /// Resign when hopeless for several searches in a row, unless the move
@@ -1035,6 +1056,36 @@ mod tests {
         e.go(depth(2), sink);
         let o = e.wait().unwrap();
         assert!(o.draw && !o.resign);
+    }
+
+    #[test]
+    fn limits_of_a_go() {
+        let opts = EngineOptions::default();
+        let bare = build_limits(&GoParams::default(), &opts, &[], false);
+        assert_eq!(bare.nodes, Some(DEFAULT_GO_NODES));
+        assert_eq!(bare.move_overhead, opts.move_overhead);
+        let p = GoParams {
+            depth: Some(0),
+            ..GoParams::default()
+        };
+        let l = build_limits(&p, &opts, &[], true);
+        assert_eq!((l.depth, l.nodes, l.multipv), (Some(1), None, 4));
+        let clock = Clock {
+            remaining: Duration::from_millis(1000),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let p = GoParams {
+            clock: Some(clock),
+            ..GoParams::default()
+        };
+        let pondering = EngineOptions {
+            ponder: true,
+            ..EngineOptions::default()
+        };
+        let l = build_limits(&p, &pondering, &[], false);
+        assert_eq!(l.clock.unwrap().remaining, Duration::from_millis(1250));
+        assert_eq!(l.nodes, None);
     }
 
     #[test]

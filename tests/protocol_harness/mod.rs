@@ -59,8 +59,8 @@ impl Engine {
 
     /// Sends bytes as they are.
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.transcript
-            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
+        let text: String = String::from_utf8_lossy(bytes).chars().take(300).collect();
+        self.transcript.push(format!("> {}", text.trim_end()));
         let stdin = self.stdin.as_mut().expect("stdin still open");
         stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
