@@ -153,3 +153,21 @@ fn evaluate_generic(pos: &Position, w: &Weights) -> i32 {
 pub fn trace(pos: &Position) -> EvalTrace {
     trace_with(pos, &DEFAULT_WEIGHTS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_compiled_copies_agree() {
+        let mut pos = Position::startpos();
+        for i in 0..200 {
+            assert_eq!(evaluate(&pos), evaluate_generic(&pos, &DEFAULT_WEIGHTS));
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[(i * 7919) % moves.len()]);
+        }
+    }
+}

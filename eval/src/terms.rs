@@ -508,6 +508,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn short_counts_match_full_counts() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let occ = Bitboard::from_bits((seed as u128) << 45 ^ (seed.rotate_left(29) as u128));
+            for sq in Bitboard::FULL {
+                let att = attacks::horse(sq, occ) & !occ.without(sq);
+                assert_eq!(count_near(att, sq), att.count() as i32, "{sq}");
+            }
+            for c in Color::ALL {
+                let set = occ & Bitboard::own_half(c);
+                assert_eq!(count_in_half(set, c), set.count() as i32);
+            }
+        }
+    }
+
+    #[test]
     fn elephant_mobility_matches_the_attack_table() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..3000 {
