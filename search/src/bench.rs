@@ -81,10 +81,11 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with `threads` threads and a
-/// 16 MiB table cleared before each position, calling `each` with the
-/// position's index, best move and node count. With one thread the node
-/// total is deterministic; with more it is not.
+/// Searches every bench position in turn to `depth` with `threads` threads
+/// and a fresh 16 MiB table (kept from one position to the next, as in a
+/// game), calling `each` with the position's index, best move and node
+/// count. With one thread the node total is deterministic; with more it is
+/// not.
 pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
     let mut searcher = Searcher::new(16);
     searcher.set_threads(threads);
@@ -92,7 +93,6 @@ pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &str, u64)) -
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        searcher.clear();
         let result = searcher.search(&pos, &Limits::depth(depth), &Control::new(), &|_| {});
         nodes += result.nodes;
         let best = result
