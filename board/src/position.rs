@@ -424,15 +424,22 @@ impl Position {
         let us = self.side;
         let ks = self.king_square(!us);
         let occ = self.occupied().without(from).with(to);
-        let ours = self.by_color[us.index()].without(from);
-        // Discovered attacks (and new cannon screens) by the pieces that
-        // stay: only possible when a point of the move shares a line with
-        // the king or the piece leaves a horse leg beside it.
         let on_line = |sq: Square| sq.file() == ks.file() || sq.rank() == ks.rank();
         let beside = (from.file().index().abs_diff(ks.file().index()) == 1)
             && (from.rank().index().abs_diff(ks.rank().index()) == 1);
-        if (on_line(from) || on_line(to) || beside) && self.king_attackers(ks, us, occ, ours).any()
-        {
+        if !(on_line(from) || on_line(to) || beside) {
+            // Off the king's lines and horse legs nothing is discovered or
+            // screened, and only a horse or a pawn can check directly. (A
+            // horse's leg is beside its target point, never its origin.)
+            return match piece.kind() {
+                PieceKind::Horse => attacks::horse(to, occ).has(ks),
+                PieceKind::Pawn => attacks::pawn(us, to).has(ks),
+                _ => false,
+            };
+        }
+        // Discovered attacks (and new cannon screens) by the pieces that stay.
+        let ours = self.by_color[us.index()].without(from);
+        if self.king_attackers(ks, us, occ, ours).any() {
             return true;
         }
         let direct = match piece.kind() {
