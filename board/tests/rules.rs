@@ -724,6 +724,15 @@ fn checks_beyond_the_tenth_do_not_count() {
     assert!(v.explanation.contains("not counted"), "{}", v.explanation);
     pos.unmake_move();
     assert_eq!(judge_game_end(&pos, 120), None);
+    // pyffish applies a 100-ply limit with the same discount for checks
+    // beyond the tenth; on this walk it first ends the game at ply 106,
+    // and so do we with the limit set to 100.
+    while pos.ply_count() > 106 {
+        pos.unmake_move();
+    }
+    assert!(judge_game_end(&pos, 100).is_some());
+    pos.unmake_move();
+    assert_eq!(judge_game_end(&pos, 100), None);
 }
 
 #[test]
@@ -743,5 +752,79 @@ fn insufficient_material_is_a_draw_helper() {
     assert_eq!(
         (v.result, v.reason),
         (GameResult::Draw, Reason::InsufficientMaterial)
+    );
+}
+
+/// Cost per call, printed (run with `--ignored --nocapture` in release).
+#[test]
+#[ignore]
+fn cost_per_call() {
+    use std::time::Instant;
+    let mut cases: Vec<(String, Position, usize)> = Vec::new();
+    for line in include_str!("data/repetition-cases.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        cases.push((f[0].to_string(), play(f[1], f[2]), 3));
+    }
+    let opening = "b0c2 b9c7 c2b0 c7b9";
+    cases.push((
+        "start, horses out and back".into(),
+        play(shuai_board::START_FEN, opening),
+        2,
+    ));
+    cases.push((
+        "middlegame, rooks shuffle".into(),
+        play(
+            "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN3NC1/9/R1BAKABR1 w",
+            "a0a1 a9a8 a1a0 a8a9",
+        ),
+        2,
+    ));
+    let mut total = 0.0;
+    let mut worst = (0.0, String::new());
+    for (name, pos, n) in &cases {
+        let reps = 200;
+        let t = Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(repetition_result(std::hint::black_box(pos), *n));
+        }
+        let fast = t.elapsed().as_secs_f64() / reps as f64 * 1e6;
+        let t = Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(judge_repetition_n(std::hint::black_box(pos), *n));
+        }
+        let full = t.elapsed().as_secs_f64() / reps as f64 * 1e6;
+        let t = Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(judge_game_end(std::hint::black_box(pos), 120));
+        }
+        let end = t.elapsed().as_secs_f64() / reps as f64 * 1e6;
+        println!(
+            "{name:40} plies {:2}: repetition_result {fast:7.1} us, judge_repetition {full:7.1} us, judge_game_end {end:7.1} us",
+            pos.ply_count()
+        );
+        total += fast;
+        if fast > worst.0 {
+            worst = (fast, name.clone());
+        }
+    }
+    println!(
+        "mean repetition_result {:.1} us, worst {:.1} us ({})",
+        total / cases.len() as f64,
+        worst.0,
+        worst.1
+    );
+    // No repetition: the common case for judge_game_end.
+    let pos = play(shuai_board::START_FEN, "h2e2 h9g7 h0g2 i9h9");
+    let t = Instant::now();
+    for _ in 0..10_000 {
+        std::hint::black_box(judge_game_end(std::hint::black_box(&pos), 120));
+        std::hint::black_box(repetition_result(std::hint::black_box(&pos), 2));
+    }
+    println!(
+        "no repetition: judge_game_end + repetition_result {:.2} us",
+        t.elapsed().as_secs_f64() / 10_000.0 * 1e6
     );
 }

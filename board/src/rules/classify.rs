@@ -394,14 +394,14 @@ mod tests {
     #[test]
     fn check_is_check() {
         assert_eq!(
-            class("4k4/9/9/9/9/9/9/9/9/R3K4 w", "a0a9"),
+            class("4k4/9/9/9/9/9/9/9/9/R2K5 w", "a0a9"),
             MoveClass::Check
         );
     }
 
     #[test]
     fn rook_attacking_a_loose_horse_chases_it() {
-        let c = class("3k5/9/9/9/n8/9/9/9/9/1R2K4 w", "b0a0");
+        let c = class("5k3/9/9/9/n8/9/9/9/9/1R1K5 w", "b0a0");
         assert_eq!(c.victims().len(), 1, "{c}");
         assert_eq!(c.victims()[0].square.to_string(), "a5");
     }
@@ -409,7 +409,7 @@ mod tests {
     #[test]
     fn rook_attacking_a_protected_horse_is_idle() {
         assert_eq!(
-            class("r2k5/9/9/9/n8/9/9/9/9/1R2K4 w", "b0a0"),
+            class("r4k3/9/9/9/n8/9/9/9/9/1R1K5 w", "b0a0"),
             MoveClass::Idle
         );
     }

@@ -55,26 +55,30 @@ pub fn judge_game_end_with(pos: &Position, opts: &RuleOptions) -> Option<Verdict
     if let Some(v) = judge_repetition_with(pos, opts) {
         return Some(v);
     }
-    let count = natural_limit(pos);
-    if count.counted() >= opts.natural_limit_plies {
-        let mut explanation = format!(
-            "{} plies without a capture reach the natural move limit of {}",
-            count.plies, opts.natural_limit_plies
-        );
-        if count.uncounted > 0 {
-            explanation.push_str(&format!(
-                " ({} plies of checks beyond a side's tenth and their replies not counted; \
-                 checks: Red {}, Black {})",
-                count.uncounted, count.checks[0], count.checks[1]
-            ));
+    // Uncounted plies only lower the count: no replay is needed while the
+    // half-move clock alone is below the limit.
+    if (pos.halfmove_clock() as u32) >= opts.natural_limit_plies {
+        let count = natural_limit(pos);
+        if count.counted() >= opts.natural_limit_plies {
+            let mut explanation = format!(
+                "{} plies without a capture reach the natural move limit of {}",
+                count.plies, opts.natural_limit_plies
+            );
+            if count.uncounted > 0 {
+                explanation.push_str(&format!(
+                    " ({} plies of checks beyond a side's tenth and their replies not \
+                     counted; checks: Red {}, Black {})",
+                    count.uncounted, count.checks[0], count.checks[1]
+                ));
+            }
+            explanation.push_str("; draw.");
+            return Some(Verdict {
+                result: GameResult::Draw,
+                reason: Reason::NaturalMoveLimit,
+                explanation,
+                cycle: None,
+            });
         }
-        explanation.push_str("; draw.");
-        return Some(Verdict {
-            result: GameResult::Draw,
-            reason: Reason::NaturalMoveLimit,
-            explanation,
-            cycle: None,
-        });
     }
     if opts.insufficient_material_draw && insufficient_material(pos) {
         return Some(Verdict {
