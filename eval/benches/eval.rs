@@ -2,8 +2,8 @@
 //! varied positions (openings, middlegames and endings from random games),
 //! reported per position, plus the start position alone and `trace`.
 //!
-//! `cargo bench -p shuai-eval` prints the time per element of the
-//! `evaluate/sample` group: that is the cost of one call.
+//! `cargo bench -p shuai-eval` prints the time of one pass over the sample
+//! and its throughput; one call costs 1000 / (Melem/s) nanoseconds.
 
 #[path = "../tests/common/mod.rs"]
 mod common;

@@ -31,13 +31,19 @@
 //!
 //! # Speed
 //!
-//! About 100–150 ns per call for positions of about 20 pieces and about
-//! 200 ns for the full start position on the development machine (a shared
-//! 2-core x86-64 VM), measured by `cargo bench -p shuai-eval` (the per-element
-//! time of `evaluate/sample`, 400 varied positions). On x86-64 a copy compiled
-//! for `popcnt`/`lzcnt`/`bmi1` is chosen at run time (see
-//! [`evaluate_with`]); building the whole workspace with
-//! `-C target-cpu=x86-64-v3` makes the portable copy as fast.
+//! `cargo bench -p shuai-eval` times `evaluate` over 400 varied positions
+//! (about 20 pieces on average; `evaluate/sample`, one call costs
+//! 1000 / (Melem/s) ns) and on the full start position. On the development
+//! machine (a shared 2-core x86-64 VM) that is about 135 ns per call over the
+//! sample and 200 ns for the start position when the machine is quiet, up to
+//! half as much again while other builds run. The cost is mostly the attack
+//! sets of rooks, cannons and horses and one table lookup per piece.
+//!
+//! On x86-64 a copy of the evaluation compiled for `popcnt`, `lzcnt` and
+//! `bmi1` is chosen at run time (see [`evaluate_with`]); it is about a
+//! quarter faster than the portable copy. A workspace built with
+//! `-C target-cpu=...` including those features gets the same code without
+//! the check.
 //!
 //! # Tuning
 //!
