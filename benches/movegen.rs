@@ -11,7 +11,7 @@ const POSITIONS: [(&str, &str); 5] = [
     ),
     (
         "middlegame",
-        "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAKAB2 w - - 0 1",
+        "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
     ),
     (
         "tactical",
