@@ -1,1 +1,25 @@
-//! Development tools for Shuai: match runner, test-suite runner, tuner.
+//! Development tools for Shuai: the engine-vs-engine match runner with
+//! Xiangqi adjudication and SPRT (`shuai-tools match`), the test-suite
+//! runner (`shuai-tools suite`) and the opening-book builder
+//! (`shuai-tools book`).
+//!
+//! The runner speaks UCI with ranks 0–9 (Pikafish, Shuai), UCCI
+//! (ElephantEye, Shuai) and UCI with ranks 1–10 plus `UCI_Variant xiangqi`
+//! (Fairy-Stockfish); it judges every game with the board crate's rules
+//! code (`shuai_board::rules`).
+
+#![warn(missing_docs)]
+
+pub mod book;
+pub mod engine;
+pub mod fake;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod progress;
+pub mod rng;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+pub mod suite;
+pub mod tc;

@@ -1,0 +1,165 @@
+//! `shuai-tools book`: builds a balanced opening book from a large set of
+//! positions: shuffles them with a seed, drops left-right mirror
+//! duplicates, searches each with the Shuai search to a fixed depth, and
+//! keeps those scored within a margin of equal.
+
+use crate::openings::EpdLine;
+use crate::rng::Rng;
+use shuai_board::Position;
+use shuai_search::{Control, Limits, Searcher};
+use std::collections::HashSet;
+use std::io::Write;
+use std::time::Instant;
+
+/// Book-building settings.
+#[derive(Clone, Debug)]
+pub struct BookConfig {
+    /// Search depth.
+    pub depth: u32,
+    /// Keep positions with |score| ≤ margin (centipawns, side to move).
+    pub margin: i32,
+    /// Stop after this many kept positions.
+    pub count: usize,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Hash table size, MiB.
+    pub hash_mb: usize,
+    /// Extra header lines.
+    pub notes: Vec<String>,
+}
+
+/// One kept position with its score.
+#[derive(Clone, Debug)]
+pub struct BookEntry {
+    /// The FEN (after any moves of the input line).
+    pub fen: String,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Search depth.
+    pub depth: u32,
+}
+
+/// The placement and side of a FEN mirrored left-right.
+pub fn mirror_key(fen: &str) -> String {
+    let mut f = fen.split_whitespace();
+    let placement = f.next().unwrap_or("");
+    let side = f.next().unwrap_or("w");
+    let rows: Vec<String> = placement
+        .split('/')
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    format!("{} {side}", rows.join("/"))
+}
+
+fn key(fen: &str) -> String {
+    let mut f = fen.split_whitespace();
+    format!("{} {}", f.next().unwrap_or(""), f.next().unwrap_or("w"))
+}
+
+/// Selects balanced positions; `report` sees (examined, kept) as it goes.
+pub fn build(
+    input: Vec<EpdLine>,
+    cfg: &BookConfig,
+    report: &mut dyn FnMut(usize, usize),
+) -> Vec<BookEntry> {
+    let mut lines = input;
+    Rng::new(cfg.seed).shuffle(&mut lines);
+    let mut seen = HashSet::new();
+    let mut searcher = Searcher::new(cfg.hash_mb);
+    let mut kept = Vec::new();
+    for (n, l) in lines.iter().enumerate() {
+        if kept.len() >= cfg.count {
+            break;
+        }
+        let pos: Position = l.position();
+        let fen = pos.to_fen();
+        let k = key(&fen);
+        if !seen.insert(k) || !seen.insert(mirror_key(&fen)) {
+            continue;
+        }
+        if pos.in_check() || !pos.has_legal_move() {
+            continue;
+        }
+        searcher.clear();
+        let r = searcher.search(&pos, &Limits::depth(cfg.depth), &Control::new(), &|_| {});
+        if r.best_move.is_some() && r.score.abs() <= cfg.margin {
+            kept.push(BookEntry {
+                fen: Position::from_fen(&fen).expect("valid").to_fen(),
+                score: r.score,
+                depth: r.depth,
+            });
+        }
+        report(n + 1, kept.len());
+    }
+    kept
+}
+
+/// Writes the book with a header saying how it was made.
+pub fn write(
+    out: &mut dyn Write,
+    entries: &[BookEntry],
+    cfg: &BookConfig,
+    source: &str,
+    examined: usize,
+    started: Instant,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "# Balanced Xiangqi openings for shuai-tools match ({} positions).",
+        entries.len()
+    )?;
+    writeln!(out, "#")?;
+    for n in &cfg.notes {
+        writeln!(out, "# {n}")?;
+    }
+    writeln!(out, "# Made with: shuai-tools book --input {source} --depth {} --margin {} --count {} --seed {}", cfg.depth, cfg.margin, cfg.count, cfg.seed)?;
+    writeln!(
+        out,
+        "# The input positions were shuffled with the seed; left-right mirror"
+    )?;
+    writeln!(
+        out,
+        "# duplicates, positions in check and positions without a legal move were"
+    )?;
+    writeln!(
+        out,
+        "# dropped; each remaining position was searched by the Shuai search"
+    )?;
+    writeln!(
+        out,
+        "# (shuai-search, one thread, {} MiB hash cleared before each search) to",
+        cfg.hash_mb
+    )?;
+    writeln!(
+        out,
+        "# depth {} and kept when its score for the side to move was within",
+        cfg.depth
+    )?;
+    writeln!(
+        out,
+        "# {} centipawns of equal. {examined} positions examined in {:.0} s.",
+        cfg.margin,
+        started.elapsed().as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "# The c0 operation of each line holds the score (side to move) and depth."
+    )?;
+    for e in entries {
+        writeln!(out, "{} c0 \"score {} depth {}\";", e.fen, e.score, e.depth)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirror() {
+        assert_eq!(
+            mirror_key("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"),
+            "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w"
+        );
+    }
+}

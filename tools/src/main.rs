@@ -1,0 +1,447 @@
+//! `shuai-tools`: match runner, test-suite runner, opening-book builder.
+
+use clap::{ArgGroup, Args, Parser, Subcommand};
+use shuai_board::rules::RuleOptions;
+use shuai_tools::engine::Engine;
+use shuai_tools::fake::{self, FakeConfig, Mode};
+use shuai_tools::game::{DrawRule, GameConfig, ResignRule};
+use shuai_tools::openings::{self, DEFAULT_BOOK, DEFAULT_BOOK_NAME};
+use shuai_tools::pgn::{Notation, PgnContext};
+use shuai_tools::runner::{run_match, summary, MatchConfig};
+use shuai_tools::spec::{EngineConfig, EngineSpec};
+use shuai_tools::stats::Sprt;
+use shuai_tools::suite::{self, SuiteConfig, SuiteReport};
+use shuai_tools::tc::Limit;
+use shuai_tools::{book, progress};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "shuai-tools",
+    version,
+    about = "Shuai development tools: Xiangqi engine matches with rules adjudication and SPRT, test suites, opening books"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+#[command(group(ArgGroup::new("limit").required(true).args(["tc", "nodes", "depth", "movetime"])))]
+struct LimitArgs {
+    /// Time control: SECONDS[+INC] or MOVES/SECONDS[+INC] (e.g. 10+0.1, 40/60).
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed time per move, milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+}
+
+impl LimitArgs {
+    fn limit(&self) -> Result<Limit, String> {
+        if let Some(tc) = &self.tc {
+            return Limit::parse_tc(tc);
+        }
+        if let Some(n) = self.nodes {
+            return Ok(Limit::Nodes(n));
+        }
+        if let Some(d) = self.depth {
+            return Ok(Limit::Depth(d));
+        }
+        if let Some(ms) = self.movetime {
+            return Ok(Limit::MoveTime(ms));
+        }
+        Err("give one of --tc, --nodes, --depth, --movetime".into())
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a match between two engines.
+    Match(Box<MatchArgs>),
+    /// Run a test suite (EPD bm/am/dm against an engine; TSV verdict files by the rules code).
+    Suite(SuiteArgs),
+    /// Build a balanced opening book with the Shuai search.
+    Book(BookArgs),
+    /// A scripted fake engine for tests.
+    #[command(hide = true)]
+    FakeEngine(FakeArgs),
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    /// Engine: name=A,cmd=PATH,proto=uci|ucci|uci1[,dir=DIR][,args=ARGS][,opt.NAME=VALUE…]. Give it twice.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// JSON file describing engines by name ({"engines": [{"name", "cmd", "proto", "dir", "args", "options"}]}).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    limit: LimitArgs,
+    /// Openings: EPD/FEN lines, each optionally followed by moves (default: the built-in balanced book).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Number of games (each opening is played twice, colours reversed).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the opening order (default: from the clock; printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the games here (PGN, Xiangqi FEN headers, ICCS moves).
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Move notation in the PGN: iccs (Chinese in comments) or chinese.
+    #[arg(long, default_value = "iccs")]
+    pgn_notation: String,
+    /// Write the results here as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// SPRT: elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=normalized|logistic].
+    #[arg(long, num_args = 1..)]
+    sprt: Option<Vec<String>>,
+    /// Grace margin over the clock, milliseconds.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Longest wait for a move without a clock (depth, nodes), milliseconds.
+    #[arg(long, default_value_t = 60_000)]
+    timeout: u64,
+    /// Wait after `stop` before an engine is killed, milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    stop_grace: u64,
+    /// Maximum game length in plies after the book (0: none); longer games are drawn.
+    #[arg(long, default_value_t = 600)]
+    max_plies: u32,
+    /// Natural-move limit in plies without a capture.
+    #[arg(long, default_value_t = 120)]
+    natural_limit: u32,
+    /// Draw when neither side has a piece able to cross the river.
+    #[arg(long)]
+    insufficient_material: bool,
+    /// Resign adjudication: movecount=N,score=CP (both engines agree for N moves each).
+    #[arg(long)]
+    resign: Option<String>,
+    /// Draw adjudication: movenumber=M,movecount=N,score=CP.
+    #[arg(long)]
+    draw: Option<String>,
+    /// PGN [Event] tag.
+    #[arg(long, default_value = "shuai-tools match")]
+    event: String,
+    /// Log all engine communication to this file.
+    #[arg(long)]
+    debug_log: Option<PathBuf>,
+    /// No progress line on stderr.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// Suite files: EPD (bm, am, dm operations) or TSV (id, FEN, moves, verdict).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Engine for EPD files (same form as for match).
+    #[arg(long)]
+    engine: Option<String>,
+    /// JSON file describing engines by name.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Fixed depth per position.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed nodes per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Fixed time per position, milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Longest wait per position without --movetime, milliseconds.
+    #[arg(long, default_value_t = 600_000)]
+    timeout: u64,
+    /// Write the results here as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct BookArgs {
+    /// Input positions (EPD/FEN lines, optionally with moves).
+    #[arg(long)]
+    input: PathBuf,
+    /// Output file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Search depth.
+    #[arg(long, default_value_t = 10)]
+    depth: u32,
+    /// Keep positions scored within this many centipawns of equal.
+    #[arg(long, default_value_t = 40)]
+    margin: i32,
+    /// Positions to keep.
+    #[arg(long, default_value_t = 250)]
+    count: usize,
+    /// Shuffle seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Hash table, MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// A line for the output's header (repeatable), e.g. where the input came from.
+    #[arg(long)]
+    note: Vec<String>,
+}
+
+#[derive(Args)]
+struct FakeArgs {
+    #[arg(long, value_enum, default_value = "good")]
+    mode: Mode,
+    #[arg(long, default_value_t = 0)]
+    after: u32,
+    #[arg(long, default_value_t = 1000)]
+    delay: u64,
+    #[arg(long, default_value_t = 0)]
+    score: i32,
+    #[arg(long)]
+    ranks1: bool,
+    #[arg(long, default_value = "")]
+    script: String,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.command {
+        Command::Match(a) => cmd_match(*a),
+        Command::Suite(a) => cmd_suite(a),
+        Command::Book(a) => cmd_book(a),
+        Command::FakeEngine(a) => {
+            fake::run(FakeConfig {
+                mode: a.mode,
+                after: a.after,
+                delay_ms: a.delay,
+                score: a.score,
+                ranks1: a.ranks1,
+                script: a.script.split_whitespace().map(str::to_string).collect(),
+            });
+            Ok(())
+        }
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("shuai-tools: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn write_json<T: serde::Serialize>(path: &std::path::Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn cmd_match(a: MatchArgs) -> Result<(), String> {
+    let config = a.config.as_deref().map(EngineConfig::load).transpose()?;
+    if a.engines.len() != 2 {
+        return Err(format!(
+            "a match needs two --engine, got {}",
+            a.engines.len()
+        ));
+    }
+    let e0 = EngineSpec::parse(&a.engines[0], config.as_ref())?;
+    let e1 = EngineSpec::parse(&a.engines[1], config.as_ref())?;
+    if e0.name == e1.name {
+        return Err(format!(
+            "both engines are named '{}'; give them different name=",
+            e0.name
+        ));
+    }
+    let limit = a.limit.limit()?;
+    let seed = a.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        (t ^ (std::process::id() as u64).rotate_left(32)) % 1_000_000_000
+    });
+    let (book, book_name) = match &a.openings {
+        Some(p) => (openings::load(p)?, p.display().to_string()),
+        None => (
+            openings::parse_text(DEFAULT_BOOK)?,
+            DEFAULT_BOOK_NAME.to_string(),
+        ),
+    };
+    let sprt = match &a.sprt {
+        Some(v) => Some(Sprt::parse(&v.join(","))?),
+        None => None,
+    };
+    let notation = match a.pgn_notation.as_str() {
+        "iccs" => Notation::Iccs,
+        "chinese" => Notation::Chinese,
+        other => return Err(format!("--pgn-notation {other}: expected iccs or chinese")),
+    };
+    let cfg = MatchConfig {
+        engines: [e0, e1],
+        game: GameConfig {
+            limit,
+            margin_ms: a.timemargin,
+            timeout_ms: a.timeout,
+            stop_grace_ms: a.stop_grace,
+            rules: RuleOptions {
+                natural_limit_plies: a.natural_limit,
+                insufficient_material_draw: a.insufficient_material,
+                ..RuleOptions::default()
+            },
+            max_plies: a.max_plies,
+            resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
+            draw: a.draw.as_deref().map(DrawRule::parse).transpose()?,
+        },
+        openings: openings::shuffled(book, seed),
+        book_name,
+        games: a.games,
+        concurrency: a.concurrency.max(1),
+        seed,
+        sprt,
+        pgn: a.pgn.map(|p| {
+            (
+                p,
+                PgnContext {
+                    event: a.event.clone(),
+                    date: shuai_tools::pgn::today(),
+                    time_control: limit.to_string(),
+                    notation,
+                },
+            )
+        }),
+        debug_log: a.debug_log,
+        progress: !a.no_progress,
+    };
+    eprintln!(
+        "{} vs {}: {} games, {}, concurrency {}, book {} ({} openings), seed {}",
+        cfg.engines[0].name,
+        cfg.engines[1].name,
+        cfg.games,
+        limit,
+        cfg.concurrency,
+        cfg.book_name,
+        cfg.openings.len(),
+        seed
+    );
+    let report = run_match(&cfg)?;
+    print!("{}", summary(&report));
+    if let Some(p) = &a.json {
+        write_json(p, &report)?;
+    }
+    Ok(())
+}
+
+fn cmd_suite(a: SuiteArgs) -> Result<(), String> {
+    let config = a.config.as_deref().map(EngineConfig::load).transpose()?;
+    let spec = a
+        .engine
+        .as_deref()
+        .map(|s| EngineSpec::parse(s, config.as_ref()))
+        .transpose()?;
+    let limit = if let Some(d) = a.depth {
+        Limit::Depth(d)
+    } else if let Some(n) = a.nodes {
+        Limit::Nodes(n)
+    } else if let Some(ms) = a.movetime {
+        Limit::MoveTime(ms)
+    } else {
+        Limit::MoveTime(1000)
+    };
+    let cfg = SuiteConfig {
+        engine: spec,
+        limit,
+        timeout_ms: a.timeout,
+    };
+    let mut engine: Option<Engine> = None;
+    let mut results = Vec::new();
+    for f in &a.files {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {name}: {e}"))?;
+        if suite::is_tsv(&name, &text) {
+            results.extend(suite::run_tsv(&text, &name)?);
+            continue;
+        }
+        if engine.is_none() {
+            let spec = cfg
+                .engine
+                .as_ref()
+                .ok_or_else(|| format!("{name} is an EPD suite: give --engine"))?;
+            engine = Some(Engine::start(spec, None, &spec.name)?);
+        }
+        let e = engine.as_mut().expect("started");
+        let rs = suite::run_epd(e, &text, &name, &cfg, &mut |c| {
+            eprintln!(
+                "{} {:<12} {} (expected {}, got {}{})",
+                if c.solved { "ok  " } else { "FAIL" },
+                c.id,
+                c.source,
+                c.expected,
+                c.got,
+                c.time_ms.map(|t| format!(", {t} ms")).unwrap_or_default()
+            );
+        })?;
+        results.extend(rs);
+    }
+    if let Some(e) = engine {
+        e.quit();
+    }
+    let report = SuiteReport {
+        solved: results.iter().filter(|c| c.solved).count(),
+        total: results.len(),
+        results,
+    };
+    print!("{}", suite::summary(&report));
+    if let Some(p) = &a.json {
+        write_json(p, &report)?;
+    }
+    Ok(())
+}
+
+fn cmd_book(a: BookArgs) -> Result<(), String> {
+    let input = openings::load(&a.input)?;
+    let cfg = book::BookConfig {
+        depth: a.depth,
+        margin: a.margin,
+        count: a.count,
+        seed: a.seed,
+        hash_mb: a.hash,
+        notes: a.note.clone(),
+    };
+    let started = Instant::now();
+    let mut examined = 0;
+    let entries = book::build(input, &cfg, &mut |n, k| {
+        examined = n;
+        if n % 10 == 0 {
+            eprint!(
+                "\rexamined {n}, kept {k}/{} ({})",
+                cfg.count,
+                progress::hms(started.elapsed().as_secs())
+            );
+        }
+    });
+    eprintln!();
+    let mut f = std::fs::File::create(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let source = a
+        .input
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    book::write(&mut f, &entries, &cfg, &source, examined, started)
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    eprintln!("kept {} of {examined} positions", entries.len());
+    Ok(())
+}
