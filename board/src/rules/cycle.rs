@@ -63,6 +63,9 @@ pub struct CycleReport {
     /// How many times the position has occurred (the current time included)
     /// within that stretch.
     pub occurrences: usize,
+    /// Plies back to the most recent earlier occurrence: the length of the
+    /// last cycle (the explanation lists only its moves).
+    pub cycle_plies: usize,
     /// Red's conduct over the cycle.
     pub red: Conduct,
     /// Black's conduct over the cycle.
@@ -173,6 +176,7 @@ fn classify_cycle(
         }
     }
     CycleReport {
+        cycle_plies: cycle_span(pos, 2).unwrap_or(span),
         moves,
         occurrences,
         red,

@@ -1,7 +1,7 @@
 //! Verdicts: the result for the side to move, the rule that decided it and
 //! a plain-words explanation; the repetition verdict table.
 
-use super::classify::kind_name;
+use super::classify::{kind_name, MoveClass};
 use super::cycle::{Conduct, CycleReport};
 use crate::Color;
 use std::fmt;
@@ -158,7 +158,7 @@ fn conduct_name(c: Conduct) -> &'static str {
         Conduct::PerpetualCheck => "perpetual check",
         Conduct::PerpetualMateThreat => "perpetual mate threat",
         Conduct::PerpetualChase { .. } => "perpetual chase",
-        Conduct::MixedAttacks => "attacks on every move (check, mate threat or chase)",
+        Conduct::MixedAttacks => "a mix of checks, mate threats and chases",
         Conduct::Allowed => "allowed moves",
     }
 }
@@ -238,17 +238,41 @@ fn conduct_words(c: Conduct, report: &CycleReport, side: Color) -> String {
                 None => "chases on every move (perpetual chase, 长捉)".to_string(),
             }
         }
-        Conduct::MixedAttacks => "attacks on every move: check, mate threat or chase of one \
-                                  same piece (a forbidden mix)"
-            .to_string(),
-        Conduct::Allowed => "has at least one idle move (allowed)".to_string(),
+        Conduct::MixedAttacks => {
+            let mine = || report.moves.iter().filter(|m| m.mover == side);
+            let mut kinds = Vec::new();
+            if mine().any(|m| m.class == MoveClass::Check) {
+                kinds.push("checks");
+            }
+            if mine().any(|m| m.class == MoveClass::MateThreat) {
+                kinds.push("mate threats");
+            }
+            if mine().any(|m| !m.class.victims().is_empty()) {
+                kinds.push("chases of one same piece");
+            }
+            format!(
+                "attacks on every move, mixing {} (forbidden)",
+                kinds.join(" and ")
+            )
+        }
+        Conduct::Allowed => {
+            let mut mine = report.moves.iter().filter(|m| m.mover == side);
+            if mine.all(|m| m.class.is_attack()) {
+                "attacks on every move, but chases no one piece on every chasing move \
+                 (allowed)"
+                    .to_string()
+            } else {
+                "makes at least one idle move (allowed)".to_string()
+            }
+        }
     }
 }
 
-/// The moves of `side` in the cycle with their classes.
+/// The moves of `side` in the last cycle with their classes.
 fn move_list(report: &CycleReport, side: Color) -> String {
     let mut out = String::new();
-    for m in report.moves.iter().filter(|m| m.mover == side) {
+    let skip = report.moves.len() - report.cycle_plies;
+    for m in report.moves[skip..].iter().filter(|m| m.mover == side) {
         if !out.is_empty() {
             out.push_str(", ");
         }
@@ -272,9 +296,14 @@ pub(crate) fn explain(
     reason: &Reason,
 ) -> String {
     let mut text = format!(
-        "The position occurred {} times (plies since the first: {}). ",
+        "The position occurred {} times; the last cycle has {} plies{}. ",
         report.occurrences,
-        report.moves.len()
+        report.cycle_plies,
+        if report.cycle_plies < report.moves.len() {
+            format!(" ({} plies judged in all)", report.moves.len())
+        } else {
+            String::new()
+        }
     );
     for side in [Color::Red, Color::Black] {
         text.push_str(&format!(
@@ -294,8 +323,8 @@ pub(crate) fn explain(
         ),
         Reason::MutualPerpetualCheck => "Both sides check perpetually: draw".to_string(),
         Reason::ForbiddenRepetition { loser, conduct } => format!(
-            "{} ({}) against allowed moves: {} loses",
-            capitalise(conduct_name(*conduct)),
+            "Forbidden moves ({}) by {} against allowed moves: {} loses",
+            conduct_name(*conduct),
             side_name(*loser),
             side_name(*loser)
         ),
@@ -306,12 +335,4 @@ pub(crate) fn explain(
     text.push_str(&rule);
     text.push_str(&format!(" ({} to move: {}).", side_name(stm), result));
     text
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }
