@@ -828,3 +828,21 @@ fn cost_per_call() {
         t.elapsed().as_secs_f64() / 10_000.0 * 1e6
     );
 }
+
+#[test]
+fn perpetual_check_loses_even_against_perpetual_chase() {
+    // fsf-1174: Black's pawns check on every move; Red's king steps
+    // uncover the cannon f0's attack on the crossed pawn f4 each time (a
+    // perpetual chase, forbidden too). The table's first row: a perpetual
+    // check against anything but a perpetual check loses.
+    check_cycle(
+        "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w",
+        "f1e1 f2e2 e1f1 e2f2",
+        GameResult::Win,
+        Reason::PerpetualCheck {
+            loser: Color::Black,
+        },
+        Conduct::PerpetualChase { origin: sq("f4") },
+        Conduct::PerpetualCheck,
+    );
+}

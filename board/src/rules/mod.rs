@@ -45,9 +45,16 @@
 //!
 //! * the capture must be legal, so pinned attackers cannot chase, and it
 //!   must not let the opponent mate at once (a checking move that mates);
-//! * the attack must be new: the same attacker could not already win the
-//!   same piece before the move (when the mover was in check before its
-//!   move, "before" means: could not even attack it);
+//! * the attack must be new. If the attacker did not attack the piece
+//!   before the move, it is. If it did, the move counts only when the piece
+//!   could not be won before and is still protected "on the board" after
+//!   (an exchange search that ignores pins and checks says so), that is
+//!   when the move made a defender unable to recapture in law: it pinned
+//!   it, or an x-ray or a discovered check now stops the recapture. A move
+//!   that only blocks a defender's line or takes away a cannon's screen is
+//!   a block (拦), idle, as in the reference cases D39 (fsf-1193/1195).
+//!   When the mover was in check before its move, an attack that existed
+//!   before never counts;
 //! * an attack on a piece of the same kind that can legally take back
 //!   (rook on rook, horse on horse, cannon on cannon) is an exchange offer,
 //!   idle; a pinned target, or a horse whose leg is blocked, cannot take
