@@ -1,6 +1,7 @@
-//! Move ordering: every legal move gets a score once, then the best
-//! remaining move is picked one at a time (most nodes cut off early, so
-//! sorting the whole list would waste work).
+//! Move ordering: the table move, captures, killers and the counter move
+//! are scored at once; quiet moves only when the picker reaches them (most
+//! nodes cut off before that). The best remaining move is picked one at a
+//! time, since sorting the whole list would waste work.
 
 use shuai_board::{see_value, Move, MoveList, PieceKind, Position};
 
@@ -9,6 +10,8 @@ const TT_MOVE: i32 = 30_000_000;
 const GOOD_CAPTURE: i32 = 20_000_000;
 const KILLER: [i32; 2] = [19_000_000, 18_900_000];
 const COUNTER: i32 = 18_800_000;
+/// Quiet moves whose history score is not computed yet.
+const QUIET_PENDING: i32 = 10_000_000;
 const BAD_CAPTURE: i32 = -20_000_000;
 
 /// Whether `m` captures in `pos`.
@@ -53,17 +56,14 @@ pub struct MovePicker {
     moves: MoveList,
     scores: [i32; shuai_board::MAX_MOVES],
     next: usize,
+    /// Whether quiet moves still carry the pending mark.
+    quiets_pending: bool,
 }
 
 impl MovePicker {
-    /// Scores every move of `moves`. `quiet_score` gives the history score
-    /// of a quiet move.
-    pub fn new(
-        pos: &Position,
-        moves: MoveList,
-        hints: &OrderingHints,
-        quiet_score: impl Fn(Move) -> i32,
-    ) -> MovePicker {
+    /// Scores the moves of `moves`, leaving quiet moves (other than
+    /// killers and the counter move) to be scored when first reached.
+    pub fn new(pos: &Position, moves: MoveList, hints: &OrderingHints) -> MovePicker {
         let mut scores = [0; shuai_board::MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == hints.tt_move {
@@ -81,13 +81,14 @@ impl MovePicker {
             } else if m == hints.counter {
                 COUNTER
             } else {
-                quiet_score(m)
+                QUIET_PENDING
             };
         }
         MovePicker {
             moves,
             scores,
             next: 0,
+            quiets_pending: true,
         }
     }
 
@@ -101,24 +102,28 @@ impl MovePicker {
             moves,
             scores,
             next: 0,
+            quiets_pending: false,
         }
     }
-}
 
-impl Iterator for MovePicker {
-    type Item = Move;
-
+    /// The next move, best first. `quiet_score` gives the history score of
+    /// a quiet move; it is called (for all remaining quiet moves at once)
+    /// only when the quiet moves are reached.
     #[inline]
-    fn next(&mut self) -> Option<Move> {
+    pub fn next(&mut self, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let mut best = self.best_remaining();
+        if self.quiets_pending && self.scores[best] == QUIET_PENDING {
+            self.quiets_pending = false;
+            for i in self.next..n {
+                if self.scores[i] == QUIET_PENDING {
+                    self.scores[i] = quiet_score(self.moves[i]);
+                }
             }
+            best = self.best_remaining();
         }
         let moves = self.moves.as_mut_slice();
         moves.swap(self.next, best);
@@ -126,6 +131,18 @@ impl Iterator for MovePicker {
         let m = moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// Index of the best-scored move not handed out yet.
+    #[inline]
+    fn best_remaining(&self) -> usize {
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        best
     }
 }
 
@@ -144,7 +161,8 @@ mod tests {
             killers: [Move::NULL; 2],
             counter: Move::NULL,
         };
-        let order: Vec<String> = MovePicker::new(&pos, pos.legal_moves(), &hints, |_| 0)
+        let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(|_| 0))
             .map(|m| m.to_string())
             .collect();
         assert_eq!(order[0], "e0e1");

@@ -410,14 +410,14 @@ impl<'a> Worker<'a> {
             killers: self.frames[ply].killers,
             counter: prev.map_or(Move::NULL, |p| self.history.counter(p)),
         };
-        let picker = MovePicker::new(&self.pos, moves, &hints, |m| self.quiet_score(ply, m));
+        let mut picker = MovePicker::new(&self.pos, moves, &hints);
 
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let original_alpha = alpha;
-        for m in picker {
+        while let Some(m) = picker.next(|m| self.quiet_score(ply, m)) {
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;
@@ -605,8 +605,8 @@ impl<'a> Worker<'a> {
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        let picker = MovePicker::captures(&self.pos, moves);
-        for m in picker {
+        let mut picker = MovePicker::captures(&self.pos, moves);
+        while let Some(m) = picker.next(|_| 0) {
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
                 let victim = self
