@@ -42,13 +42,36 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Print every term of the static evaluation for both sides.
+    Eval {
+        /// The position (a FEN in quotes, or `startpos`; default: start).
+        fen: Option<String>,
+        /// Moves (ICCS, space separated) to play from that position first.
+        #[arg(long)]
+        moves: Option<String>,
+    },
+    /// Judge the final position of a game by the rules: mate, stalemate,
+    /// repetition (perpetual check, chase, mate threat) or the natural-move
+    /// limit. Prints `verdict: win|loss|draw|none` for the side to move and
+    /// `reason: …`.
+    Judge {
+        /// The position the moves start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves played since (ICCS, space separated).
+        #[arg(long)]
+        moves: Option<String>,
+        /// Plies without a capture that draw the game.
+        #[arg(long, default_value_t = shuai_board::rules::DEFAULT_NATURAL_LIMIT_PLIES)]
+        natural_limit: u32,
+    },
 }
 
 const BANNER: &str = "\
 Shuai (帅) — a Xiangqi engine.
   From a GUI: add this program as a UCCI or UCI engine; it speaks both.
   Here: type 'uci' or 'ucci', then e.g. 'position startpos moves h2e2' and 'go perft 4'.
-  Commands: shuai perft <depth> [--fen FEN]   ·   shuai --help
+  Commands: shuai perft | bench | eval | judge   ·   shuai --help
   'quit' leaves.";
 
 /// Parses the arguments and runs; returns the process exit code.
@@ -77,6 +100,33 @@ pub fn main() -> ExitCode {
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
+        Some(Command::Eval { fen, moves }) => {
+            let fen = fen.filter(|f| f != "startpos");
+            match setup(fen.as_deref(), moves.as_deref()) {
+                Ok(pos) => {
+                    print!("{}", shuai_eval::trace(&pos));
+                    ExitCode::SUCCESS
+                }
+                Err(msg) => {
+                    eprintln!("shuai eval: {msg}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Judge {
+            fen,
+            moves,
+            natural_limit,
+        }) => match setup(fen.as_deref(), moves.as_deref()) {
+            Ok(pos) => {
+                print!("{}", judge_text(&pos, natural_limit));
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("shuai judge: {msg}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Perft { depth, fen, moves }) => {
             let mut pos = match setup(fen.as_deref(), moves.as_deref()) {
                 Ok(p) => p,
@@ -109,4 +159,14 @@ pub fn setup(fen: Option<&str>, moves: Option<&str>) -> Result<Position, String>
         pos.make_move(m);
     }
     Ok(pos)
+}
+
+/// The two lines `shuai judge` prints for the final position of `pos`.
+pub fn judge_text(pos: &Position, natural_limit: u32) -> String {
+    match shuai_board::rules::judge_game_end(pos, natural_limit) {
+        Some(v) => format!("verdict: {}\nreason: {}\n", v.result, v),
+        None => "verdict: none\nreason: the game goes on: no mate or stalemate, no position \
+                 occurred three times, and the natural-move limit is not reached\n"
+            .to_string(),
+    }
 }

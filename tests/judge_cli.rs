@@ -1,0 +1,72 @@
+//! End-to-end: `shuai judge` and `shuai eval` print what a person needs.
+
+use std::process::Command;
+
+fn shuai(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shuai"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn judge_perpetual_chase() {
+    let (code, out, _) = shuai(&[
+        "judge",
+        "--fen",
+        "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1",
+        "--moves",
+        "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], "verdict: win");
+    assert!(lines[1].starts_with("reason: "));
+    assert!(
+        lines[1].contains("perpetual chase") && lines[1].contains("Red loses"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn judge_perpetual_check_mate_and_nothing() {
+    let (_, out, _) = shuai(&[
+        "judge",
+        "--fen",
+        "9/3kc4/3a5/3P5/9/4p4/9/4K4/9/3C5 w - - 0 1",
+        "--moves",
+        "d6e6 e4d4 e6d6 d4e4 d6e6 e4d4 e6d6 d4e4",
+    ]);
+    assert!(out.starts_with("verdict: win\n"), "{out}");
+    // Black is mated by the rook on b9 with a8 covering the second rank.
+    let (_, out, _) = shuai(&["judge", "--fen", "1R2k4/R8/9/9/9/9/9/9/9/3K5 b"]);
+    assert!(out.starts_with("verdict: loss\n"), "{out}");
+    assert!(out.to_lowercase().contains("checkmate"), "{out}");
+    let (_, out, _) = shuai(&["judge", "--moves", "h2e2 h9g7"]);
+    assert!(out.starts_with("verdict: none\n"), "{out}");
+}
+
+#[test]
+fn judge_rejects_an_illegal_move_clearly() {
+    let (code, out, err) = shuai(&["judge", "--moves", "h2e2 e9e7"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("'e9e7' is not a legal move"), "{err}");
+}
+
+#[test]
+fn eval_prints_every_term_and_the_total() {
+    let (code, out, _) = shuai(&["eval"]);
+    assert_eq!(code, 0);
+    for term in ["Material", "Mobility", "Tempo", "Total"] {
+        assert!(out.contains(term), "{term} missing in\n{out}");
+    }
+    assert!(out.contains("Final (Red to move): +20"), "{out}");
+}
