@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Cross-check the terminations of a `shuai-tools match` with pyffish.
+
+Reads the match's JSON (`--json FILE`: each game's start FEN and ICCS moves
+with ranks 0-9), replays every game with Fairy-Stockfish's rules through
+pyffish (`pip install pyffish`; ranks 1-10, converted here) and checks:
+
+* the final position: checkmate/stalemate -> pyffish has no legal move and
+  scores the side to move as lost (and agrees on "in check" or not);
+  repetition verdicts -> pyffish's `is_optional_game_end` ends the game with
+  the same result for the side to move; the natural-move limit -> pyffish
+  allows a draw claim there (its own rule is 100 plies, ours 120, and we do
+  not count checks beyond a side's tenth); any other termination (time,
+  adjudication, resignation, maximum length) -> pyffish sees no forced end;
+* every earlier position of the game: pyffish sees no mate, stalemate or
+  repetition verdict that the runner missed. Draw claims pyffish allows
+  because of its 100-ply rule (our limit is 120) are counted, not errors.
+
+Prints one line per disagreement and a summary; exits 1 on disagreement.
+"""
+import argparse
+import json
+import sys
+
+import pyffish as sf
+
+V = "xiangqi"
+RULE_TERMS = {
+    "perpetual_check", "perpetual_chase", "perpetual_mate_threat", "mixed_attacks",
+    "mutual_perpetual_check", "mutual_forbidden", "repetition",
+}
+
+
+def to1(m):
+    return f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}"
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+def plies_since_capture(fen, moves):
+    """Half-move clock after the moves, from pyffish's FEN."""
+    f = sf.get_fen(V, fen, moves).split()
+    return int(f[4]) if len(f) > 4 else 0
+
+
+def result_for_stm(game):
+    """+1 win, 0 draw, -1 loss for the side to move in the final position."""
+    stm_red = (sf.get_fen(V, game["fen"], [to1(m) for m in game["moves"]]).split()[1] == "w")
+    r = game["result"]
+    if r == "1/2-1/2":
+        return 0
+    red_won = r == "1-0"
+    return 1 if red_won == stm_red else -1
+
+
+def check_game(g, stats):
+    fen = g["fen"]
+    moves = [to1(m) for m in g["moves"]]
+    term = g["termination"]
+    problems = []
+    # Earlier positions (from the end of the book on).
+    for k in range(g.get("book_plies", 0), len(moves)):
+        prefix = moves[:k]
+        if not sf.legal_moves(V, fen, prefix):
+            problems.append(f"ply {k}: pyffish sees no legal move, the game went on")
+            break
+        end, value = sf.is_optional_game_end(V, fen, prefix)
+        if end:
+            clock = plies_since_capture(fen, prefix)
+            if value == 0 and clock >= 100:
+                stats["fsf_100ply_claims_earlier"] += 1
+                continue
+            problems.append(f"ply {k}: pyffish ends the game (value {value}, clock {clock}); the runner went on")
+            break
+    # The final position.
+    legal = sf.legal_moves(V, fen, moves)
+    want = result_for_stm(g)
+    if term in ("checkmate", "stalemate"):
+        in_check = sf.gives_check(V, fen, moves)
+        value = sf.game_result(V, fen, moves)
+        if legal:
+            problems.append(f"{term}: pyffish has legal moves")
+        elif sign(value) != -1 or want != -1:
+            problems.append(f"{term}: pyffish result {value}, runner {want}")
+        elif in_check != (term == "checkmate"):
+            problems.append(f"{term}: pyffish in_check={in_check}")
+    elif term in RULE_TERMS:
+        end, value = sf.is_optional_game_end(V, fen, moves)
+        if not end:
+            problems.append(f"{term}: pyffish sees no game end")
+        elif sign(value) != want:
+            problems.append(f"{term}: pyffish value {value} (sign {sign(value)}), runner {want}")
+    elif term == "natural_limit":
+        end, value = sf.is_optional_game_end(V, fen, moves)
+        if not (end and value == 0):
+            problems.append(f"natural_limit: pyffish allows no draw claim ({end}, {value})")
+    else:
+        end, value = sf.is_optional_game_end(V, fen, moves)
+        clock = plies_since_capture(fen, moves)
+        if not legal:
+            problems.append(f"{term}: pyffish says the game was already over (no legal move)")
+        elif end and not (value == 0 and clock >= 100):
+            problems.append(f"{term}: pyffish ends the game by rule (value {value})")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("json", help="results of shuai-tools match --json")
+    args = ap.parse_args()
+    data = json.load(open(args.json))
+    stats = {"games": 0, "agree": 0, "fsf_100ply_claims_earlier": 0}
+    by_term = {}
+    bad = 0
+    for g in data["games"]:
+        stats["games"] += 1
+        problems = check_game(g, stats)
+        t = g["termination"]
+        agree, total = by_term.get(t, (0, 0))
+        by_term[t] = (agree + (not problems), total + 1)
+        if problems:
+            bad += 1
+            for p in problems:
+                print(f"game {g['index'] + 1} ({t}, {g['result']}): {p}")
+        else:
+            stats["agree"] += 1
+    print(f"{stats['agree']}/{stats['games']} games agree with pyffish {sf.version()}")
+    for t, (a, n) in sorted(by_term.items()):
+        print(f"  {t}: {a}/{n}")
+    print(f"  positions where pyffish's 100-ply rule would allow a draw claim earlier: "
+          f"{stats['fsf_100ply_claims_earlier']}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
