@@ -266,3 +266,27 @@ fn bad_command_is_an_error() {
     let e = run_match(&cfg).unwrap_err();
     assert!(e.contains("cannot start"), "{e}");
 }
+
+#[test]
+fn sprt_stops_the_match() {
+    // The first engine wins every game (resign adjudication): H1 is
+    // accepted long before 400 games.
+    let mut cfg = config(
+        fake("up", Protocol::Uci, "--score 2000"),
+        fake("down", Protocol::Uci, "--score=-2000"),
+        Limit::Depth(1),
+        400,
+    );
+    cfg.concurrency = 1;
+    cfg.game.resign = Some(ResignRule {
+        move_count: 1,
+        score: 1000,
+    });
+    cfg.sprt = Some(shuai_tools::stats::Sprt::parse("elo0=0,elo1=100,model=logistic").unwrap());
+    let r = run_match(&cfg).unwrap();
+    let sprt = r.sprt.unwrap();
+    assert_eq!(sprt.status, shuai_tools::stats::SprtStatus::H1);
+    assert!(sprt.llr >= sprt.upper);
+    assert!(r.games_played < 60, "{}", r.games_played);
+    assert_eq!(r.wdl.w as usize, r.games_played);
+}
