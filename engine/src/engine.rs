@@ -335,8 +335,10 @@ struct Running {
     draw_offer: Arc<AtomicBool>,
     /// Set once the search has decided (just before it reports).
     decided: Arc<AtomicBool>,
-    /// The root position and the latest main line, for `probe` during the
-    /// search (the table itself belongs to the search thread meanwhile).
+    /// The table the search is filling, for `probe` during the search.
+    table: Arc<shuai_search::TranspositionTable>,
+    /// The root position and the latest main line: `probe`'s fallback when
+    /// the table has no entry.
     root: Position,
     latest: Arc<Mutex<Option<Info>>>,
     /// An analysis search (does not count towards resigning).
@@ -524,11 +526,14 @@ impl Engine {
         Some(outcome)
     }
 
-    /// Looks `pos` up in the table. During a search the table belongs to
-    /// the search thread, so the answer then comes from the latest main
-    /// line (positions along it get its move, the root its score).
+    /// Looks `pos` up in the table (the running search's table during a
+    /// search). Without an entry, falls back to the latest main line during
+    /// a search, or to the last search's result when idle.
     pub fn probe(&self, pos: &Position) -> ProbeResult {
         if let Some(r) = &self.running {
+            if let Some(hit) = probe_table(&r.table, pos) {
+                return hit;
+            }
             let latest = r.latest.lock().map(|g| g.clone()).unwrap_or(None);
             return latest
                 .map_or_else(ProbeResult::default, |info| probe_line(&r.root, &info, pos));
@@ -536,33 +541,20 @@ impl Engine {
         let Some(searcher) = &self.searcher else {
             return ProbeResult::default();
         };
-        let Some(hit) = searcher.tt().probe(pos.key(), 0) else {
-            return match &self.last {
-                Some((key, o)) if *key == pos.key() && o.best_move.is_some() => {
-                    let bound = (o.score, o.depth as i32);
-                    ProbeResult {
-                        best_move: o.best_move,
-                        lower: Some(bound),
-                        upper: Some(bound),
-                    }
-                }
-                _ => ProbeResult::default(),
-            };
-        };
-        let mut result = ProbeResult {
-            best_move: hit.mv.filter(|&m| pos.is_legal(m)),
-            ..ProbeResult::default()
-        };
-        if hit.depth >= 0 {
-            use shuai_search::Bound;
-            if matches!(hit.bound, Bound::Lower | Bound::Exact) {
-                result.lower = Some((hit.score, hit.depth));
-            }
-            if matches!(hit.bound, Bound::Upper | Bound::Exact) {
-                result.upper = Some((hit.score, hit.depth));
-            }
+        if let Some(hit) = probe_table(searcher.tt(), pos) {
+            return hit;
         }
-        result
+        match &self.last {
+            Some((key, o)) if *key == pos.key() && o.best_move.is_some() => {
+                let bound = (o.score, o.depth as i32);
+                ProbeResult {
+                    best_move: o.best_move,
+                    lower: Some(bound),
+                    upper: Some(bound),
+                }
+            }
+            _ => ProbeResult::default(),
+        }
     }
 
     /// Starts a search of the current position. A running search is
@@ -611,6 +603,7 @@ impl Engine {
         let pos = self.position.clone();
         let banned = self.banned.clone();
         let fallback_listener = listener.clone();
+        let table = searcher.table();
         let thread = {
             let control = control.clone();
             let asked_to_stop = asked_to_stop.clone();
@@ -671,6 +664,7 @@ impl Engine {
                     asked_to_stop,
                     draw_offer,
                     decided,
+                    table,
                     root: self.position.clone(),
                     latest,
                     infinite: params.infinite,
@@ -905,6 +899,25 @@ fn fallback_outcome(pos: &Position, banned: &[Move]) -> Outcome {
         resign: false,
         all_banned: best.is_none() && !legal.is_empty(),
     }
+}
+
+/// What the table holds for `pos`, if anything.
+fn probe_table(tt: &shuai_search::TranspositionTable, pos: &Position) -> Option<ProbeResult> {
+    use shuai_search::Bound;
+    let hit = tt.probe(pos.key(), 0)?;
+    let mut result = ProbeResult {
+        best_move: hit.mv.filter(|&m| pos.is_legal(m)),
+        ..ProbeResult::default()
+    };
+    if hit.depth >= 0 {
+        if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+            result.lower = Some((hit.score, hit.depth));
+        }
+        if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+            result.upper = Some((hit.score, hit.depth));
+        }
+    }
+    Some(result)
 }
 
 /// `probe` during a search: walk the latest main line from the root.

@@ -34,6 +34,7 @@ pub use tt::{Bound, TranspositionTable};
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::{Move, Position};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::Worker;
 
@@ -190,7 +191,7 @@ impl Shared<'_> {
 /// The search engine: the table and the thread count survive between
 /// searches.
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     threads: usize,
     natural_limit: u32,
 }
@@ -199,7 +200,7 @@ impl Searcher {
     /// A searcher with a table of `hash_mb` MiB and one thread.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: 1,
             natural_limit: DEFAULT_NATURAL_LIMIT,
         }
@@ -217,7 +218,7 @@ impl Searcher {
 
     /// Resizes the table (forgetting its contents).
     pub fn set_hash(&mut self, megabytes: usize) {
-        self.tt.resize(megabytes);
+        self.tt = Arc::new(TranspositionTable::new(megabytes));
     }
 
     /// Sets the natural-move limit in plies (a draw after that many plies
@@ -228,12 +229,22 @@ impl Searcher {
 
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            // Someone still holds the old table: start a fresh one.
+            None => self.tt = Arc::new(TranspositionTable::new(self.tt.megabytes())),
+        }
     }
 
     /// The transposition table (for `probe`/`pophash`).
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
+    }
+
+    /// A shared handle on the table, for reading it (`probe`) from another
+    /// thread while a search runs.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        Arc::clone(&self.tt)
     }
 
     /// Searches `pos` (its move history is the game so far, used for

@@ -146,7 +146,7 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 if self.id == 0 {
-                    self.report(depth, pv_index, multipv, report);
+                    self.report(depth, pv_index, report);
                 }
             }
             if self.stopped {
@@ -157,6 +157,19 @@ impl<'a> Worker<'a> {
                 self.best_move_changes += 1.0;
             }
             self.completed_depth = depth;
+            if self.id == 0 {
+                // The root's result, for `probe` and the next search.
+                let best = &self.root_moves[0];
+                self.shared.tt.store(
+                    self.pos.key(),
+                    0,
+                    Some(best.mv),
+                    best.score,
+                    self.frames[0].eval.max(-MATE_BOUND),
+                    depth as i32,
+                    Bound::Exact,
+                );
+            }
             if self.id == 0 && !self.shared.after_iteration(self) {
                 break;
             }
@@ -165,10 +178,8 @@ impl<'a> Worker<'a> {
         self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
-    fn report(&self, depth: u32, pv_index: usize, multipv: usize, report: &mut dyn FnMut(&Info)) {
-        // Lines above pv_index were searched this iteration; below it they
-        // keep the previous iteration's result.
-        let _ = multipv;
+    fn report(&self, depth: u32, pv_index: usize, report: &mut dyn FnMut(&Info)) {
+        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
         let rm = &self.root_moves[pv_index];
         let info = self.shared.info(
             depth,
