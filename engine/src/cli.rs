@@ -19,6 +19,15 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Analyse a position: the board, then one line per completed depth
+    /// (score, win/draw/loss estimate, nodes, speed, time, main line in
+    /// Chinese notation and ICCS). Enter or Ctrl-C stops and prints the
+    /// best line.
+    #[command(visible_alias = "analyse")]
+    Analyze(crate::terminal::analyze::AnalyzeArgs),
+    /// Play a game against the engine at the terminal (moves in ICCS or
+    /// Chinese notation; undo, hint, fen, quit).
+    Play(crate::terminal::play::PlayArgs),
     /// Count leaf nodes of the legal move tree (prints one line per root move,
     /// then `Nodes searched: N`).
     Perft {
@@ -69,10 +78,12 @@ pub enum Command {
 
 const BANNER: &str = "\
 Shuai (帅) — a Xiangqi engine.
+  Analyse:  shuai analyze [FEN|startpos] [--moves 炮二平五 马8进7] [--depth N]   (Enter stops)
+  Play:     shuai play [--side red|black] [--movetime MS]
+  Also:     shuai eval | perft | judge | bench      ·   shuai help <command>
   From a GUI: add this program as a UCCI or UCI engine; it speaks both.
-  Here: type 'uci' or 'ucci', then e.g. 'position startpos moves h2e2' and 'go perft 4'.
-  Commands: shuai perft | bench | eval | judge   ·   shuai --help
-  'quit' leaves.";
+  Here it now waits for protocol commands: 'ucci' or 'uci', then e.g.
+  'position startpos moves h2e2' and 'go depth 8'. 'quit' leaves.";
 
 /// Parses the arguments and runs; returns the process exit code.
 pub fn main() -> ExitCode {
@@ -93,6 +104,8 @@ pub fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Analyze(args)) => crate::terminal::analyze::run(&args),
+        Some(Command::Play(args)) => crate::terminal::play::run(&args),
         Some(Command::Bench { depth, threads }) => {
             let result = shuai_search::bench::run(depth, threads, |i, best, nodes| {
                 eprintln!("position {:>2}: bestmove {best} nodes {nodes}", i + 1);

@@ -8,3 +8,4 @@ pub mod cli;
 pub mod engine;
 pub mod perft;
 pub mod protocol;
+pub mod terminal;
