@@ -37,7 +37,7 @@ pub use movegen::GenKind;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::Position;
+pub use position::{KingShield, Position};
 pub use see::{see_value, SEE_VALUES};
 pub use square::{File, Rank, Square, FILES, RANKS, SQUARES};
 pub use zobrist::{piece_key, side_key};

@@ -8,7 +8,7 @@
 //! point of a line from the king (where it could become a cannon screen).
 
 use crate::attacks;
-use crate::{Bitboard, Move, MoveList, PieceKind, Position};
+use crate::{Bitboard, KingShield, Move, MoveList, PieceKind, Position};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,16 +68,20 @@ impl Position {
 
     /// Appends the legal moves of `kind` to `list`.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        self.generate_with_shield(kind, &self.king_shield(), list);
+    }
+
+    /// [`Position::generate`] with the king shield already computed (by
+    /// [`Position::king_shield`] on this same position), for callers that
+    /// needed it anyway to know whether they are in check.
+    pub fn generate_with_shield(&self, kind: GenKind, shield: &KingShield, list: &mut MoveList) {
         let start = list.len();
         self.generate_pseudo(kind, list);
-        let shield = self.king_shield();
-        let (risky_from, risky_to) = (shield.risky_from, shield.risky_to);
         let moves = list.as_mut_slice();
         let mut kept = start;
         for i in start..moves.len() {
             let m = moves[i];
-            let safe =
-                !(risky_from.has(m.from()) || risky_to.has(m.to())) || self.king_safe_after(m);
+            let safe = !shield.is_risky(m.from(), m.to()) || self.king_safe_after(m);
             if safe {
                 moves[kept] = m;
                 kept += 1;

@@ -327,7 +327,7 @@ impl Position {
     /// One pass over the lines and horse paths around the side to move's
     /// king: the checkers, and the exact points where a move needs a full
     /// legality test.
-    pub(crate) fn king_shield(&self) -> KingShield {
+    pub fn king_shield(&self) -> KingShield {
         let us = self.side;
         let ks = self.king_square(us);
         let occ = self.occupied();
@@ -583,18 +583,41 @@ impl Position {
     }
 }
 
-/// What the move generator needs to know about the king of the side to move.
+/// What the move generator needs to know about the king of the side to
+/// move: computed once per position by [`Position::king_shield`], it also
+/// answers whether the side is in check, so a search can reuse it for
+/// [`Position::generate_with_shield`].
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct KingShield {
+pub struct KingShield {
     /// Enemy pieces giving check.
-    pub checkers: Bitboard,
+    checkers: Bitboard,
     /// Points whose piece's moves need a full legality test: the king, our
     /// pieces whose leaving opens a line or a horse leg onto the king, and
     /// every point when in check.
-    pub risky_from: Bitboard,
+    risky_from: Bitboard,
     /// Empty points where a piece would become the screen of an enemy
     /// cannon aimed at the king.
-    pub risky_to: Bitboard,
+    risky_to: Bitboard,
+}
+
+impl KingShield {
+    /// The enemy pieces giving check.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Whether a move from `from` to `to` needs a full legality test.
+    #[inline]
+    pub(crate) fn is_risky(&self, from: Square, to: Square) -> bool {
+        self.risky_from.has(from) || self.risky_to.has(to)
+    }
 }
 
 /// Points `piece` on `sq` attacks given `occ` (captures for cannons).

@@ -321,7 +321,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.pos.in_check();
+        let shield = self.pos.king_shield();
+        let in_check = shield.in_check();
 
         // Draws and rule verdicts that depend on the path.
         if let Some(score) = repetition::score(&self.pos, self.root_ply, ply) {
@@ -406,7 +407,8 @@ impl<'a> Worker<'a> {
         }
 
         let mut moves = MoveList::new();
-        self.pos.generate(GenKind::All, &mut moves);
+        self.pos
+            .generate_with_shield(GenKind::All, &shield, &mut moves);
         if moves.is_empty() {
             // Checkmate and stalemate both lose in Xiangqi.
             return mated_in(ply);
@@ -570,7 +572,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.pos.in_check();
+        let shield = self.pos.king_shield();
+        let in_check = shield.in_check();
         if ply >= MAX_PLY - 2 {
             return if in_check {
                 0
@@ -598,7 +601,8 @@ impl<'a> Worker<'a> {
         if in_check {
             eval = -INFINITE;
             best = -INFINITE;
-            self.pos.generate(GenKind::All, &mut moves);
+            self.pos
+                .generate_with_shield(GenKind::All, &shield, &mut moves);
             if moves.is_empty() {
                 return mated_in(ply);
             }
@@ -612,7 +616,8 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(eval);
             best = eval;
-            self.pos.generate(GenKind::Captures, &mut moves);
+            self.pos
+                .generate_with_shield(GenKind::Captures, &shield, &mut moves);
         }
         let original_alpha = alpha;
         let mut best_move = None;
