@@ -119,7 +119,11 @@ impl Game {
         self.pos.make_move(m);
         say!("{who} ({mover}) played {text}{detail}");
         self.draw_board();
-        if self.pos.in_check() && self.pos.has_legal_move() {
+        // A check that ends the game (mate, a perpetual) is announced as
+        // the verdict instead.
+        if self.pos.in_check()
+            && judge_game_end(&self.pos, shuai_search::DEFAULT_NATURAL_LIMIT).is_none()
+        {
             say!(
                 "Check! (将军) {} must answer.",
                 side_name(self.pos.side_to_move())
