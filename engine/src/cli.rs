@@ -9,7 +9,21 @@ use std::process::ExitCode;
 /// Shuai (帅), a Xiangqi engine. With no subcommand it waits for UCCI or UCI
 /// commands on standard input, as GUIs and match runners expect.
 #[derive(Parser, Debug)]
-#[command(name = "shuai", version, about, long_about = None)]
+#[command(
+    name = "shuai",
+    version,
+    about = "Shuai (帅), a Xiangqi (Chinese chess) engine",
+    long_about = None,
+    after_help = "\
+With no command, Shuai speaks UCCI and UCI on standard input and output, as
+GUIs expect (add this program to a GUI as a UCCI or UCI engine); at a
+terminal it prints a short help first.
+
+Examples:
+  shuai analyze --moves 炮二平五 马8进7 --depth 14
+  shuai play --side black --movetime 3000
+  shuai judge --moves \"h2e2 h9g7\""
+)]
 pub struct Cli {
     /// What to do; none means the protocol loop.
     #[command(subcommand)]
@@ -19,14 +33,22 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Analyse a position: the board, then one line per completed depth
-    /// (score, win/draw/loss estimate, nodes, speed, time, main line in
-    /// Chinese notation and ICCS). Enter or Ctrl-C stops and prints the
-    /// best line.
+    /// Analyse a position: the board, then a line per depth with the score
+    /// and the main line in Chinese notation.
+    ///
+    /// Each completed depth prints its score (centipawns or mate in N) with a
+    /// win/draw/loss estimate, nodes, speed, time and the main line in
+    /// Chinese notation with ICCS beside it. At a terminal a live line on
+    /// standard error shows the move being searched. Enter or Ctrl-C stops
+    /// the search and prints the best line.
     #[command(visible_alias = "analyse")]
     Analyze(crate::terminal::analyze::AnalyzeArgs),
-    /// Play a game against the engine at the terminal (moves in ICCS or
-    /// Chinese notation; undo, hint, fen, quit).
+    /// Play a game against the engine: moves in ICCS or Chinese notation.
+    ///
+    /// The board is redrawn after every move; checks, mates, stalemates and
+    /// the repetition and natural-move-limit verdicts are announced with
+    /// their reasons. At the prompt: a move (h2e2 or 炮二平五), undo, hint,
+    /// fen, board, moves, help or quit.
     Play(crate::terminal::play::PlayArgs),
     /// Count leaf nodes of the legal move tree (prints one line per root move,
     /// then `Nodes searched: N`).
@@ -80,7 +102,7 @@ const BANNER: &str = "\
 Shuai (帅) — a Xiangqi engine.
   Analyse:  shuai analyze [FEN|startpos] [--moves 炮二平五 马8进7] [--depth N]   (Enter stops)
   Play:     shuai play [--side red|black] [--movetime MS]
-  Also:     shuai eval | perft | judge | bench      ·   shuai help <command>
+  Also:     shuai eval | perft | judge | bench      ·   shuai <command> --help
   From a GUI: add this program as a UCCI or UCI engine; it speaks both.
   Here it now waits for protocol commands: 'ucci' or 'uci', then e.g.
   'position startpos moves h2e2' and 'go depth 8'. 'quit' leaves.";

@@ -6,6 +6,7 @@ use super::{board, emit, notation, parse_position, say, score, side_name, ColorC
 use clap::Args;
 use shuai_board::rules::judge_game_end;
 use shuai_board::Position;
+use shuai_search::score::is_mate;
 use shuai_search::{Control, Info, Limits, Searcher};
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
@@ -41,7 +42,7 @@ pub struct AnalyzeArgs {
     /// Search to this depth.
     #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=120))]
     pub depth: Option<u32>,
-    /// Search this many milliseconds.
+    /// Search exactly this many milliseconds.
     #[arg(long, group = "limit", value_name = "MS")]
     pub movetime: Option<u64>,
     /// Search about this many nodes.
@@ -139,24 +140,29 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         multipv: args.multipv as usize,
         ..Limits::default()
     };
+    // A time limit is kept exactly: the search runs as an infinite one and
+    // a timer stops it (the search's own time manager would stop early
+    // once another depth looks too costly, which suits games, not
+    // analysis).
+    let mut think_for = None;
     let until_stopped = if let Some(d) = args.depth {
         limits.depth = Some(d);
         format!("to depth {d}")
-    } else if let Some(ms) = args.movetime {
-        limits.movetime = Some(Duration::from_millis(ms));
-        format!("for {}", score::time_text(Duration::from_millis(ms)))
     } else if let Some(n) = args.nodes {
         limits.nodes = Some(n);
         format!("for {} nodes", score::count_text(n))
-    } else if args.infinite || interactive {
+    } else if args.infinite || (interactive && args.movetime.is_none()) {
         limits.infinite = true;
         "until stopped".to_string()
     } else {
-        limits.movetime = Some(Duration::from_millis(DEFAULT_NONINTERACTIVE_MS));
-        format!(
-            "for {} (no limit given)",
-            score::time_text(Duration::from_millis(DEFAULT_NONINTERACTIVE_MS))
-        )
+        let (ms, note) = match args.movetime {
+            Some(ms) => (ms, ""),
+            None => (DEFAULT_NONINTERACTIVE_MS, " (no limit given)"),
+        };
+        let t = Duration::from_millis(ms);
+        limits.infinite = true;
+        think_for = Some(t);
+        format!("for {}{note}", score::time_text(t))
     };
     let multipv = args.multipv > 1;
     say!(
@@ -188,6 +194,14 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         });
     }
 
+    if let Some(t) = think_for {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(t);
+            control.stop();
+        });
+    }
+
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
     let columns = super::terminal_columns();
@@ -195,8 +209,23 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     // with the search's move (an interrupted depth may leave a shorter line
     // and a partly searched score behind).
     let last_best: Mutex<Option<Info>> = Mutex::new(None);
+    // Once a mate is found every further depth repeats it: such repeats
+    // (same line number, score and moves) are not printed again.
+    let shown: Mutex<Vec<(usize, i32, Vec<shuai_board::Move>)>> = Mutex::new(Vec::new());
     let print = |info: &Info| {
-        say!("{}", info_line(&pos, info, multipv, style, columns));
+        let repeat = is_mate(info.score)
+            && shown.lock().is_ok_and(|shown| {
+                shown
+                    .iter()
+                    .any(|(n, s, pv)| *n == info.multipv && *s == info.score && *pv == info.pv)
+            });
+        if !repeat {
+            say!("{}", info_line(&pos, info, multipv, style, columns));
+        }
+        if let Ok(mut shown) = shown.lock() {
+            shown.retain(|(n, _, _)| *n != info.multipv);
+            shown.push((info.multipv, info.score, info.pv.clone()));
+        }
         if info.multipv == 1 {
             if let Ok(mut last) = last_best.lock() {
                 *last = Some(info.clone());

@@ -44,7 +44,8 @@ pub struct PlayArgs {
     /// The side you play.
     #[arg(long, value_enum, default_value_t = Side::Red)]
     pub side: Side,
-    /// The engine's thinking time per move, milliseconds.
+    /// The engine's thinking time per move, milliseconds (at most: it moves
+    /// sooner when another depth would not finish in time).
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub movetime: u64,
     /// Also stop the engine's search at this depth (for weaker, faster play).
