@@ -142,6 +142,21 @@ fn checks_undo_hint_fen_and_bad_input() {
 }
 
 #[test]
+fn input_that_is_not_utf8_is_survived() {
+    // 炮二 in GBK, as a terminal set to that encoding would send it.
+    let run = terminal_support::shuai_bytes(
+        &["play", "--movetime", "20", "--color", "never"],
+        b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5\nh2e2\nquit\n",
+    );
+    run.check(run.code == 0, "exit code");
+    run.check(run.err.contains("not UTF-8"), "said why");
+    run.check(
+        run.out.contains("You (Red) played 炮二平五(h2e2)"),
+        "went on",
+    );
+}
+
+#[test]
 fn end_of_input_ends_the_game() {
     let run = play(&[], "");
     run.check(run.out.trim_end().ends_with("Bye."), "bye");

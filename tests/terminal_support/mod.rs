@@ -34,6 +34,11 @@ impl Run {
 
 /// Runs `shuai args…` with `input` on standard input (then closed).
 pub fn shuai(args: &[&str], input: &str) -> Run {
+    shuai_bytes(args, input.as_bytes())
+}
+
+/// [`shuai`] with raw bytes on standard input.
+pub fn shuai_bytes(args: &[&str], input: &[u8]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shuai"))
         .args(args)
         .stdin(Stdio::piped())
@@ -42,9 +47,9 @@ pub fn shuai(args: &[&str], input: &str) -> Run {
         .spawn()
         .expect("the shuai binary starts");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
+    let input = input.to_vec();
     let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let mut stdout = child.stdout.take().unwrap();
     let mut stderr = child.stderr.take().unwrap();

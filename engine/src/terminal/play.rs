@@ -304,8 +304,8 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     game.draw_board();
 
     let interactive = std::io::stdin().is_terminal();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
     loop {
         game.judge();
         if !game.over && game.pos.side_to_move() != human {
@@ -313,16 +313,24 @@ pub fn run(args: &PlayArgs) -> ExitCode {
             continue;
         }
         emit(&format!("{}> ", side_name(human)));
-        let line = match lines.next() {
-            Some(Ok(line)) => line,
-            Some(Err(e)) => {
-                eprintln!("shuai play: cannot read the input: {e}");
-                return ExitCode::FAILURE;
-            }
-            None => {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => {
                 say!("");
                 break;
             }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("shuai play: cannot read the input: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        let Ok(line) = String::from_utf8(std::mem::take(&mut bytes)) else {
+            eprintln!(
+                "The input is not UTF-8 text (is the terminal set to another encoding?); \
+                 type the move again, or in ICCS (h2e2)."
+            );
+            continue;
         };
         if !interactive {
             // Piped input: echo it so the transcript reads like a session.
