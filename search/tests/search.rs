@@ -82,7 +82,7 @@ fn stops_promptly_on_request() {
         let lag = stopped_at.lock().unwrap().unwrap().elapsed();
         assert!(r.best_move.is_some());
         // Generous bound for loaded CI machines; typically well under 10 ms.
-        assert!(lag < Duration::from_millis(100), "{lag:?}");
+        assert!(lag < Duration::from_millis(250), "{lag:?}");
     });
 }
 
