@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod datagen;
 pub mod engine;
 pub mod fake;
 pub mod game;
@@ -23,3 +24,4 @@ pub mod spec;
 pub mod stats;
 pub mod suite;
 pub mod tc;
+pub mod tune;

@@ -2,6 +2,7 @@
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use shuai_board::rules::RuleOptions;
+use shuai_tools::datagen::{self, DatagenConfig};
 use shuai_tools::engine::Engine;
 use shuai_tools::fake::{self, FakeConfig, Mode};
 use shuai_tools::game::{DrawRule, GameConfig, ResignRule};
@@ -12,6 +13,7 @@ use shuai_tools::spec::{EngineConfig, EngineSpec};
 use shuai_tools::stats::Sprt;
 use shuai_tools::suite::{self, SuiteConfig, SuiteReport};
 use shuai_tools::tc::Limit;
+use shuai_tools::tune::{self, TuneConfig};
 use shuai_tools::{book, progress};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,6 +73,10 @@ enum Command {
     Suite(SuiteArgs),
     /// Build a balanced opening book with the Shuai search.
     Book(BookArgs),
+    /// Self-play training data (quiet positions with game results) for `tune`.
+    Datagen(DatagenArgs),
+    /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
+    Tune(TuneArgs),
     /// A scripted fake engine for tests.
     #[command(hide = true)]
     FakeEngine(FakeArgs),
@@ -174,6 +180,65 @@ struct SuiteArgs {
 }
 
 #[derive(Args)]
+struct DatagenArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed for the openings and random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (`FEN;result` lines, result from Red's view).
+    #[arg(long)]
+    out: PathBuf,
+    /// Opening book (default: the built-in balanced-openings.epd).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Random plies after the book position (0..=N per game).
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Plies after which a game is drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Hash table per game, MiB.
+    #[arg(long, default_value_t = 4)]
+    hash: usize,
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// Training data (`FEN;result` lines).
+    #[arg(long)]
+    data: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 100)]
+    epochs: usize,
+    /// Adam step size, centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Mini-batch size (0: the whole data set).
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// L2 pull toward the default weights.
+    #[arg(long, default_value_t = 0.0)]
+    reg: f64,
+    /// Seed for the mini-batch order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fixed scaling constant K (default: fitted).
+    #[arg(long)]
+    k: Option<f64>,
+    /// Output: a `name value` table of the tuned weights.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Args)]
 struct BookArgs {
     /// Input positions (EPD/FEN lines, optionally with moves).
     #[arg(long)]
@@ -223,6 +288,8 @@ fn main() -> ExitCode {
         Command::Match(a) => cmd_match(*a),
         Command::Suite(a) => cmd_suite(a),
         Command::Book(a) => cmd_book(a),
+        Command::Datagen(a) => cmd_datagen(a),
+        Command::Tune(a) => cmd_tune(a),
         Command::FakeEngine(a) => {
             fake::run(FakeConfig {
                 mode: a.mode,
@@ -443,5 +510,100 @@ fn cmd_book(a: BookArgs) -> Result<(), String> {
     book::write(&mut f, &entries, &cfg, &source, examined, started)
         .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     eprintln!("kept {} of {examined} positions", entries.len());
+    Ok(())
+}
+
+fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
+    let book = match &a.openings {
+        Some(p) => openings::load(p)?,
+        None => openings::parse_text(DEFAULT_BOOK)?,
+    };
+    let cfg = DatagenConfig {
+        games: a.games,
+        nodes: a.nodes,
+        threads: a.threads,
+        seed: a.seed,
+        hash_mb: a.hash,
+        random_plies: a.random_plies,
+        max_plies: a.max_plies,
+        natural_limit: 120,
+        book,
+    };
+    let start = Instant::now();
+    let games = a.games;
+    let records = datagen::run(&cfg, &|n, g| {
+        eprint!(
+            "\rgames {n}/{games}  last: {} plies, {} positions, result {}   ",
+            g.plies,
+            g.fens.len(),
+            datagen::format_result(g.result)
+        );
+    });
+    eprintln!();
+    let mut text = String::new();
+    let (mut w, mut d, mut l, mut n) = (0, 0, 0, 0);
+    for g in &records {
+        match g.result {
+            r if r > 0.75 => w += 1,
+            r if r < 0.25 => l += 1,
+            _ => d += 1,
+        }
+        for line in g.lines() {
+            text.push_str(&line);
+            text.push('\n');
+            n += 1;
+        }
+    }
+    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    println!(
+        "{} games (Red {w} wins, {d} draws, {l} losses), {n} positions written to {} in {:.1} s",
+        records.len(),
+        a.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn cmd_tune(a: TuneArgs) -> Result<(), String> {
+    let file = std::fs::File::open(&a.data)
+        .map_err(|e| format!("cannot read {}: {e}", a.data.display()))?;
+    let samples = tune::read_samples(std::io::BufReader::new(file))?;
+    if samples.is_empty() {
+        return Err(format!("no positions in {}", a.data.display()));
+    }
+    let cfg = TuneConfig {
+        epochs: a.epochs,
+        lr: a.lr,
+        batch: a.batch,
+        reg: a.reg,
+        seed: a.seed,
+        k: a.k,
+    };
+    let start = shuai_eval::Weights::DEFAULT.to_vec();
+    println!("{} positions, {} parameters", samples.len(), start.len());
+    let r = tune::tune(&samples, &start, &cfg, &mut |e, mse| {
+        println!("epoch {e:4}  mse {mse:.6}");
+    });
+    println!(
+        "K {:.4}, {} active parameters; mse {:.6} -> {:.6} (rounded weights, exact evaluation)",
+        r.k, r.active, r.start_mse, r.final_mse
+    );
+    let header = format!(
+        "shuai-tools tune --data {} --epochs {} --lr {} --batch {} --reg {} --seed {}\n{} positions, K {:.4}, mse {:.6} -> {:.6}",
+        a.data.display(),
+        a.epochs,
+        a.lr,
+        a.batch,
+        a.reg,
+        a.seed,
+        samples.len(),
+        r.k,
+        r.start_mse,
+        r.final_mse
+    );
+    let mut out = Vec::new();
+    tune::write_table(&mut out, &r.params, &header).map_err(|e| e.to_string())?;
+    std::fs::write(&a.out, out).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    println!("weights written to {}", a.out.display());
     Ok(())
 }

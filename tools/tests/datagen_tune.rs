@@ -1,0 +1,187 @@
+//! `shuai-tools datagen` and `shuai-tools tune`: well-formed data,
+//! determinism, K fitting and a falling error.
+
+use shuai_board::Position;
+use shuai_eval::{features, Weights};
+use shuai_tools::datagen::{self, parse_line, DatagenConfig};
+use shuai_tools::openings::{self, DEFAULT_BOOK};
+use shuai_tools::rng::Rng;
+use shuai_tools::tune::{self, eval_red_exact, fit_k, sigmoid, Sample, TuneConfig};
+
+fn tiny(games: usize, threads: usize) -> DatagenConfig {
+    DatagenConfig {
+        games,
+        nodes: 300,
+        threads,
+        seed: 11,
+        hash_mb: 1,
+        random_plies: 4,
+        max_plies: 80,
+        natural_limit: 120,
+        book: openings::parse_text(DEFAULT_BOOK).unwrap(),
+    }
+}
+
+#[test]
+fn datagen_writes_well_formed_lines() {
+    let records = datagen::run(&tiny(2, 2), &|_, _| {});
+    assert_eq!(records.len(), 2);
+    let mut lines = 0;
+    for g in &records {
+        assert!(g.plies <= 80);
+        for line in g.lines() {
+            let (pos, r) = parse_line(&line).unwrap_or_else(|e| panic!("{e}"));
+            assert!(r == 0.0 || r == 0.5 || r == 1.0, "{line}");
+            assert_eq!(r, g.result);
+            assert!(!pos.in_check(), "{line}");
+            let fen = line.rsplit_once(';').unwrap().0;
+            assert_eq!(pos.to_fen(), fen);
+            lines += 1;
+        }
+    }
+    assert!(lines > 0);
+}
+
+#[test]
+fn datagen_is_deterministic_whatever_the_threads() {
+    let a = datagen::run(&tiny(3, 1), &|_, _| {});
+    let b = datagen::run(&tiny(3, 3), &|_, _| {});
+    assert_eq!(a, b);
+}
+
+#[test]
+fn parse_line_rejects_bad_input() {
+    assert!(parse_line("no separator").is_err());
+    assert!(parse_line(&format!("{};2.0", shuai_board::START_FEN)).is_err());
+    assert!(parse_line("not a fen;0.5").is_err());
+    let (_, r) = parse_line(&format!("{};[0.5]", shuai_board::START_FEN)).unwrap();
+    assert_eq!(r, 0.5);
+}
+
+/// Positions from the book with random plies, seeded.
+fn positions(n: usize, seed: u64) -> Vec<Position> {
+    let book = openings::parse_text(DEFAULT_BOOK).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = book[rng.below(book.len() as u64) as usize].position();
+        for _ in 0..rng.below(40) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+        }
+        if pos.has_legal_move() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Synthetic data: results drawn from a "true" evaluation that values the
+/// pieces differently from the defaults.
+fn synthetic(n: usize) -> Vec<Sample> {
+    let mut truth = Weights::DEFAULT;
+    for m in truth.material.iter_mut() {
+        m.mg = m.mg * 3 / 2;
+        m.eg = m.eg * 3 / 2;
+    }
+    let truth = truth.to_vec();
+    let mut rng = Rng::new(5);
+    positions(n, 3)
+        .iter()
+        .map(|p| {
+            let f = features(p);
+            let prob = sigmoid(1.0, eval_red_exact(&f, &truth));
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let result = if u < prob * 0.8 {
+                1.0
+            } else if u < prob * 0.8 + 0.2 {
+                0.5
+            } else {
+                0.0
+            };
+            Sample {
+                features: f,
+                result,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn fit_k_recovers_the_constant() {
+    let defaults = Weights::DEFAULT.to_vec();
+    for k0 in [0.5, 1.3] {
+        let samples: Vec<Sample> = positions(200, 9)
+            .iter()
+            .map(|p| {
+                let f = features(p);
+                let result = sigmoid(k0, eval_red_exact(&f, &defaults));
+                Sample {
+                    features: f,
+                    result,
+                }
+            })
+            .collect();
+        let k = fit_k(&samples, &defaults);
+        assert!((k - k0).abs() < 1e-3, "fitted {k}, expected {k0}");
+        assert!(tune::mse_exact(&samples, &defaults, k) < 1e-9);
+    }
+}
+
+#[test]
+fn tuning_lowers_the_error_and_is_reproducible() {
+    let samples = synthetic(400);
+    let cfg = TuneConfig {
+        epochs: 8,
+        lr: 0.5,
+        batch: 0,
+        k: Some(1.0),
+        ..TuneConfig::default()
+    };
+    let start = Weights::DEFAULT.to_vec();
+    let mut seen = Vec::new();
+    let r = tune::tune(&samples, &start, &cfg, &mut |e, mse| seen.push((e, mse)));
+    assert_eq!(seen.len(), 8);
+    assert_eq!(seen.iter().map(|x| x.1).collect::<Vec<_>>(), r.epoch_mse);
+    let mut prev = r.start_mse;
+    for &m in &r.epoch_mse {
+        assert!(
+            m < prev,
+            "error rose: {:?} from {}",
+            r.epoch_mse,
+            r.start_mse
+        );
+        prev = m;
+    }
+    assert!(r.final_mse < r.start_mse);
+    assert!(r.active > 0 && r.active < start.len());
+
+    let again = tune::tune(&samples, &start, &cfg, &mut |_, _| {});
+    assert_eq!(r, again);
+
+    // Mini-batches in seeded order are reproducible too.
+    let mb = TuneConfig {
+        batch: 64,
+        k: None,
+        ..cfg.clone()
+    };
+    let a = tune::tune(&samples, &start, &mb, &mut |_, _| {});
+    let b = tune::tune(&samples, &start, &mb, &mut |_, _| {});
+    assert_eq!(a, b);
+}
+
+#[test]
+fn weight_table_round_trips() {
+    let mut params = Weights::DEFAULT.to_vec();
+    params[4] += 7;
+    params[100] -= 3;
+    let mut out = Vec::new();
+    tune::write_table(&mut out, &params, "header\nline two").unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("# header\n# line two\n"));
+    assert_eq!(tune::read_table(&text).unwrap(), params);
+    assert!(Weights::from_vec(&params).is_ok());
+}
