@@ -233,6 +233,11 @@ struct TuneArgs {
     /// Fixed scaling constant K (default: fitted).
     #[arg(long)]
     k: Option<f64>,
+    /// Starting weights: a table written by `tune` (default: the built-in
+    /// weights). With `--epochs 0 --k K` this measures a table's error on
+    /// other data.
+    #[arg(long)]
+    start: Option<PathBuf>,
     /// Output: a `name value` table of the tuned weights.
     #[arg(long)]
     out: PathBuf,
@@ -579,7 +584,12 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         seed: a.seed,
         k: a.k,
     };
-    let start = shuai_eval::Weights::DEFAULT.to_vec();
+    let start = match &a.start {
+        Some(p) => tune::read_table(
+            &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+        )?,
+        None => shuai_eval::Weights::DEFAULT.to_vec(),
+    };
     println!("{} positions, {} parameters", samples.len(), start.len());
     let r = tune::tune(&samples, &start, &cfg, &mut |e, mse| {
         println!("epoch {e:4}  mse {mse:.6}");
