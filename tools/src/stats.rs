@@ -152,17 +152,25 @@ pub fn elo_to_score(elo: f64) -> f64 {
 pub fn erf(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
+    // Horner's rule from the highest coefficient down, in the same order
+    // of operations as the nested textbook form (which rustfmt takes
+    // seconds to lay out).
+    const COEFFS: [f64; 9] = [
+        1.000_023_68,
+        0.374_091_96,
+        0.096_784_18,
+        -0.186_288_06,
+        0.278_868_07,
+        -1.135_203_98,
+        1.488_515_87,
+        -0.822_152_23,
+        0.170_872_77,
+    ];
+    let mut poly = COEFFS[8];
+    for &c in COEFFS[..8].iter().rev() {
+        poly = c + t * poly;
+    }
+    let r = t * (-z * z - 1.265_512_23 + t * poly).exp();
     if x >= 0.0 {
         1.0 - r
     } else {
