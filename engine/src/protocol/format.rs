@@ -26,6 +26,24 @@ pub struct Format {
     pub one_based: bool,
 }
 
+impl Format {
+    /// UCCI (ranks 0–9).
+    pub const UCCI: Format = Format {
+        dialect: Dialect::Ucci,
+        one_based: false,
+    };
+    /// UCI with ranks 0–9 (the Pikafish dialect).
+    pub const UCI: Format = Format {
+        dialect: Dialect::Uci,
+        one_based: false,
+    };
+    /// UCI with ranks 1–10 (after `UCI_Variant xiangqi`).
+    pub const UCI1: Format = Format {
+        dialect: Dialect::Uci,
+        one_based: true,
+    };
+}
+
 impl Default for Format {
     fn default() -> Format {
         Format {
@@ -259,18 +277,9 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    const UCCI: Format = Format {
-        dialect: Dialect::Ucci,
-        one_based: false,
-    };
-    const UCI: Format = Format {
-        dialect: Dialect::Uci,
-        one_based: false,
-    };
-    const UCI1: Format = Format {
-        dialect: Dialect::Uci,
-        one_based: true,
-    };
+    const UCCI: Format = Format::UCCI;
+    const UCI: Format = Format::UCI;
+    const UCI1: Format = Format::UCI1;
 
     #[test]
     fn scores_per_dialect() {

@@ -238,14 +238,8 @@ fn seconds_to_budget(v: f64) -> Duration {
 mod tests {
     use super::*;
 
-    const UCCI: Format = Format {
-        dialect: Dialect::Ucci,
-        one_based: false,
-    };
-    const UCI: Format = Format {
-        dialect: Dialect::Uci,
-        one_based: false,
-    };
+    const UCCI: Format = Format::UCCI;
+    const UCI: Format = Format::UCI;
 
     fn go(line: &str, fmt: Format, ms: bool) -> (GoParams, Vec<String>) {
         let words: Vec<&str> = line.split_whitespace().collect();

@@ -103,16 +103,9 @@ pub fn parse_banmoves(args: &[&str], pos: &Position, fmt: Format) -> (Vec<Move>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::format::Dialect;
 
-    const UCI: Format = Format {
-        dialect: Dialect::Uci,
-        one_based: false,
-    };
-    const UCI1: Format = Format {
-        dialect: Dialect::Uci,
-        one_based: true,
-    };
+    const UCI: Format = Format::UCI;
+    const UCI1: Format = Format::UCI1;
 
     fn parse(line: &str, fmt: Format) -> Result<Parsed, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
