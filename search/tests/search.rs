@@ -131,3 +131,48 @@ fn two_threads_find_the_same_mate() {
     let r = s.search(&pos, &Limits::depth(5), &Control::new(), &|_| {});
     assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("b0b9"));
 }
+
+/// Mating attacks ElephantEye announced against Shuai in a 10s+0.1s match
+/// (game index, FEN, plies to mate). Reverse futility pruning, a heavy
+/// null-move reduction and SEE pruning of checking captures hid every one
+/// of them from a depth-10 search; each is now found by depth 8.
+const MATES_FROM_MATCH: [(&str, &str, usize); 6] = [
+    (
+        "game 6",
+        "3aka3/9/9/9/9/P1P3P2/9/1R1nBr3/3p5/3AK1B2 b - - 1 53",
+        7,
+    ),
+    (
+        "game 8",
+        "3aka3/9/8R/4c4/4n4/5p3/P1c5P/2Nr4C/4N4/3AKAB2 b - - 2 27",
+        7,
+    ),
+    (
+        "game 36",
+        "2bak4/4a4/n8/2p6/9/2C6/P1P1r1P1P/3K4N/5r3/R1B3B2 b - - 1 22",
+        5,
+    ),
+    (
+        "game 79",
+        "2baka3/4n4/4b3r/p1R5p/6N2/4C4/c3P1P1P/9/4A4/c2K1ABN1 w - - 0 20",
+        5,
+    ),
+    (
+        "game 157",
+        "3aka3/4n4/4b4/3R5/2b5r/p5B2/9/B3C4/4A4/4K4 w - - 3 46",
+        7,
+    ),
+    (
+        "game 175",
+        "2bakn3/4a4/4b2R1/p5p1p/4C4/9/9/9/5K3/2B2NB1c w - - 3 43",
+        5,
+    ),
+];
+
+#[test]
+fn finds_mating_attacks_the_old_pruning_hid() {
+    for (game, fen, plies) in MATES_FROM_MATCH {
+        let r = search(fen, "", Limits::depth(8));
+        assert_eq!(r.score, mate_in(plies), "{game}: {fen}");
+    }
+}
