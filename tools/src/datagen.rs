@@ -3,8 +3,12 @@
 //! Games are played by the Shuai search in-process at a fixed node budget
 //! per move, from the opening book plus a few random plies. Every position
 //! reached is a candidate; the quiet ones (side to move not in check, best
-//! move not a capture, no mate score) are written as `FEN;result`, the
-//! result being the game's from Red's point of view (1.0, 0.5, 0.0).
+//! move not a capture, no mate score) are written as `FEN;result;score`:
+//! the game's result from Red's point of view (1.0, 0.5, 0.0) and the
+//! search's score of the position in centipawns, also from Red's point of
+//! view. The tuner can aim at the result alone or at a blend of result and
+//! score (`tune --lambda`): a game result is one noisy bit for a whole game,
+//! the score a cheaper, position-specific signal.
 //!
 //! Game `i` depends only on the seed and `i` (its own generator and a fresh
 //! search table), and the output is in game order, so a seed gives the same
@@ -52,18 +56,39 @@ pub struct GameRecord {
     pub result: f64,
     /// Plies played by the search (after the opening and random plies).
     pub plies: usize,
-    /// Quiet positions kept, as FENs.
-    pub fens: Vec<String>,
+    /// Quiet positions kept.
+    pub positions: Vec<KeptPosition>,
+}
+
+/// A quiet position kept for training.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptPosition {
+    /// The position.
+    pub fen: String,
+    /// The search's score of it, centipawns, from Red's point of view.
+    pub red_score: i32,
 }
 
 impl GameRecord {
-    /// The game's lines of the data file, `FEN;result` each.
+    /// The game's lines of the data file, `FEN;result;score` each.
     pub fn lines(&self) -> Vec<String> {
-        self.fens
+        self.positions
             .iter()
-            .map(|f| format!("{f};{}", format_result(self.result)))
+            .map(|p| format!("{};{};{}", p.fen, format_result(self.result), p.red_score))
             .collect()
     }
+}
+
+/// One parsed line of a data file.
+#[derive(Clone, Debug)]
+pub struct DataLine {
+    /// The position.
+    pub pos: Position,
+    /// The game result from Red's point of view, 0..=1.
+    pub result: f64,
+    /// The search score from Red's point of view, centipawns, when the
+    /// line has one.
+    pub red_score: Option<i32>,
 }
 
 /// `1.0`, `0.5` or `0.0`.
@@ -108,7 +133,7 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     let mut pos = opening(cfg, &mut rng);
     let mut searcher = Searcher::new(cfg.hash_mb.max(1));
     let limits = Limits::nodes(cfg.nodes.max(1));
-    let mut fens = Vec::new();
+    let mut positions = Vec::new();
     let mut plies = 0;
     let red_result = loop {
         if let Some(v) = judge_game_end(&pos, cfg.natural_limit) {
@@ -130,7 +155,14 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
         };
         let quiet = !pos.in_check() && pos.piece_at(best.to()).is_none();
         if quiet && r.score.abs() < MATE_BOUND {
-            fens.push(pos.to_fen());
+            let red_score = match pos.side_to_move() {
+                Color::Red => r.score,
+                Color::Black => -r.score,
+            };
+            positions.push(KeptPosition {
+                fen: pos.to_fen(),
+                red_score,
+            });
         }
         pos.make_move(best);
         plies += 1;
@@ -138,7 +170,7 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     GameRecord {
         result: red_result,
         plies,
-        fens,
+        positions,
     }
 }
 
@@ -171,13 +203,29 @@ pub fn run(cfg: &DatagenConfig, done: &(dyn Fn(usize, &GameRecord) + Sync)) -> V
         .collect()
 }
 
-/// Parses one data line, `FEN;result` (result 0, 0.5 or 1; a `[0.5]`-style
-/// bracketed result is accepted too).
-pub fn parse_line(line: &str) -> Result<(Position, f64), String> {
-    let (fen, result) = line
-        .rsplit_once(';')
-        .ok_or_else(|| format!("no ';' in {line:?}"))?;
-    let result = result.trim().trim_start_matches('[').trim_end_matches(']');
+/// Parses one data line, `FEN;result` or `FEN;result;score` (result 0,
+/// 0.5 or 1, a `[0.5]`-style bracketed result accepted too; score in
+/// centipawns from Red's point of view).
+pub fn parse_line(line: &str) -> Result<DataLine, String> {
+    let mut fields = line.split(';');
+    let fen = fields.next().unwrap_or_default();
+    let result = fields
+        .next()
+        .ok_or_else(|| format!("no ';' in {line:?}"))?
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    let red_score = match fields.next() {
+        None => None,
+        Some(sc) => Some(
+            sc.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("bad score {sc:?} in {line:?}"))?,
+        ),
+    };
+    if fields.next().is_some() {
+        return Err(format!("more than three fields in {line:?}"));
+    }
     let r: f64 = result
         .parse()
         .map_err(|_| format!("bad result {result:?} in {line:?}"))?;
@@ -185,5 +233,9 @@ pub fn parse_line(line: &str) -> Result<(Position, f64), String> {
         return Err(format!("result {r} out of 0..1 in {line:?}"));
     }
     let pos = Position::from_fen(fen.trim()).map_err(|e| format!("bad FEN in {line:?}: {e}"))?;
-    Ok((pos, r))
+    Ok(DataLine {
+        pos,
+        result: r,
+        red_score,
+    })
 }

@@ -212,7 +212,7 @@ struct DatagenArgs {
 
 #[derive(Args)]
 struct TuneArgs {
-    /// Training data (`FEN;result` lines).
+    /// Training data (`FEN;result` or `FEN;result;score` lines).
     #[arg(long)]
     data: PathBuf,
     /// Passes over the data.
@@ -233,6 +233,10 @@ struct TuneArgs {
     /// Fixed scaling constant K (default: fitted).
     #[arg(long)]
     k: Option<f64>,
+    /// Weight of the search score in the target, 0..=1: the target is
+    /// (1 − λ)·result + λ·σ(score) for lines with a score.
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f64,
     /// Starting weights: a table written by `tune` (default: the built-in
     /// weights). With `--epochs 0 --k K` this measures a table's error on
     /// other data.
@@ -540,7 +544,7 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
         eprint!(
             "\rgames {n}/{games}  last: {} plies, {} positions, result {}   ",
             g.plies,
-            g.fens.len(),
+            g.positions.len(),
             datagen::format_result(g.result)
         );
     });
@@ -572,9 +576,22 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
 fn cmd_tune(a: TuneArgs) -> Result<(), String> {
     let file = std::fs::File::open(&a.data)
         .map_err(|e| format!("cannot read {}: {e}", a.data.display()))?;
-    let samples = tune::read_samples(std::io::BufReader::new(file))?;
+    let mut samples = tune::read_samples(std::io::BufReader::new(file))?;
     if samples.is_empty() {
         return Err(format!("no positions in {}", a.data.display()));
+    }
+    let start = match &a.start {
+        Some(p) => tune::read_table(
+            &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+        )?,
+        None => shuai_eval::Weights::DEFAULT.to_vec(),
+    };
+    let mut k = a.k;
+    if a.lambda > 0.0 {
+        // K is fitted on the plain results, then fixed for the blend.
+        let fitted = k.unwrap_or_else(|| tune::fit_k(&samples, &start));
+        tune::blend_targets(&mut samples, fitted, a.lambda);
+        k = Some(fitted);
     }
     let cfg = TuneConfig {
         epochs: a.epochs,
@@ -582,13 +599,7 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         batch: a.batch,
         reg: a.reg,
         seed: a.seed,
-        k: a.k,
-    };
-    let start = match &a.start {
-        Some(p) => tune::read_table(
-            &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
-        )?,
-        None => shuai_eval::Weights::DEFAULT.to_vec(),
+        k,
     };
     println!("{} positions, {} parameters", samples.len(), start.len());
     let r = tune::tune(&samples, &start, &cfg, &mut |e, mse| {
@@ -599,13 +610,14 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         r.k, r.active, r.start_mse, r.final_mse
     );
     let header = format!(
-        "shuai-tools tune --data {} --epochs {} --lr {} --batch {} --reg {} --seed {}\n{} positions, K {:.4}, mse {:.6} -> {:.6}",
+        "shuai-tools tune --data {} --epochs {} --lr {} --batch {} --reg {} --seed {} --lambda {}\n{} positions, K {:.4}, mse {:.6} -> {:.6}",
         a.data.display(),
         a.epochs,
         a.lr,
         a.batch,
         a.reg,
         a.seed,
+        a.lambda,
         samples.len(),
         r.k,
         r.start_mse,

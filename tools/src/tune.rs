@@ -25,11 +25,15 @@ use std::io::BufRead;
 pub struct Sample {
     /// Its evaluation features.
     pub features: EvalFeatures,
-    /// The game result from Red's point of view, 0..=1.
+    /// The target: the game result from Red's point of view, 0..=1 (or,
+    /// after [`blend_targets`], its blend with the search score).
     pub result: f64,
+    /// The search score from Red's point of view, centipawns, if the data
+    /// has one.
+    pub red_score: Option<f64>,
 }
 
-/// Reads `FEN;result` lines (blank lines and `#` comments skipped).
+/// Reads `FEN;result[;score]` lines (blank lines and `#` comments skipped).
 pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for (n, line) in input.lines().enumerate() {
@@ -38,10 +42,11 @@ pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>, String> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let (pos, result) = parse_line(t).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let line = parse_line(t).map_err(|e| format!("line {}: {e}", n + 1))?;
         out.push(Sample {
-            features: features(&pos),
-            result,
+            features: features(&line.pos),
+            result: line.result,
+            red_score: line.red_score.map(f64::from),
         });
     }
     Ok(out)
@@ -152,6 +157,18 @@ pub fn fit_k(samples: &[Sample], params: &[i32]) -> f64 {
         }
     }
     (a + b) / 2.0
+}
+
+/// Replaces each sample's target by `(1 − λ)·result + λ·σ(K·score)` when
+/// the sample has a search score (`lambda` 0 keeps the results, 1 aims at
+/// the scores alone). Fit `K` on the plain results first.
+pub fn blend_targets(samples: &mut [Sample], k: f64, lambda: f64) {
+    let lambda = lambda.clamp(0.0, 1.0);
+    for s in samples {
+        if let Some(score) = s.red_score {
+            s.result = (1.0 - lambda) * s.result + lambda * sigmoid(k, score);
+        }
+    }
 }
 
 /// Tuning settings.

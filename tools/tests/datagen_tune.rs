@@ -29,13 +29,19 @@ fn datagen_writes_well_formed_lines() {
     let mut lines = 0;
     for g in &records {
         assert!(g.plies <= 80);
-        for line in g.lines() {
-            let (pos, r) = parse_line(&line).unwrap_or_else(|e| panic!("{e}"));
-            assert!(r == 0.0 || r == 0.5 || r == 1.0, "{line}");
-            assert_eq!(r, g.result);
-            assert!(!pos.in_check(), "{line}");
-            let fen = line.rsplit_once(';').unwrap().0;
-            assert_eq!(pos.to_fen(), fen);
+        assert_eq!(g.lines().len(), g.positions.len());
+        for (line, kept) in g.lines().iter().zip(&g.positions) {
+            let d = parse_line(line).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                d.result == 0.0 || d.result == 0.5 || d.result == 1.0,
+                "{line}"
+            );
+            assert_eq!(d.result, g.result);
+            assert!(!d.pos.in_check(), "{line}");
+            assert_eq!(d.pos.to_fen(), kept.fen);
+            assert_eq!(line.split(';').next(), Some(kept.fen.as_str()));
+            assert_eq!(d.red_score, Some(kept.red_score));
+            assert!(kept.red_score.abs() < datagen::MATE_BOUND, "{line}");
             lines += 1;
         }
     }
@@ -54,8 +60,48 @@ fn parse_line_rejects_bad_input() {
     assert!(parse_line("no separator").is_err());
     assert!(parse_line(&format!("{};2.0", shuai_board::START_FEN)).is_err());
     assert!(parse_line("not a fen;0.5").is_err());
-    let (_, r) = parse_line(&format!("{};[0.5]", shuai_board::START_FEN)).unwrap();
-    assert_eq!(r, 0.5);
+    assert!(parse_line(&format!("{};0.5;12x", shuai_board::START_FEN)).is_err());
+    assert!(parse_line(&format!("{};0.5;12;3", shuai_board::START_FEN)).is_err());
+    let d = parse_line(&format!("{};[0.5]", shuai_board::START_FEN)).unwrap();
+    assert_eq!((d.result, d.red_score), (0.5, None));
+    let d = parse_line(&format!("{};1.0;-37", shuai_board::START_FEN)).unwrap();
+    assert_eq!((d.result, d.red_score), (1.0, Some(-37)));
+}
+
+#[test]
+fn the_search_score_is_from_reds_point_of_view() {
+    // Black to move with two rooks against none: Black's search scores it
+    // far ahead, so Red's view is far behind.
+    let pos = Position::from_fen("r2akab1r/9/9/p1p1p1p1p/9/9/P1P1P1P1P/9/9/2BAKAB2 b").unwrap();
+    let mut cfg = tiny(1, 1);
+    cfg.book = vec![openings::parse_line(&pos.to_fen(), 1).unwrap()];
+    cfg.random_plies = 0;
+    cfg.max_plies = 1;
+    let g = datagen::play_game(&cfg, 0);
+    assert_eq!(g.positions.len(), 1, "the first position is quiet");
+    assert!(g.positions[0].red_score < -500, "{:?}", g.positions[0]);
+}
+
+#[test]
+fn blending_mixes_result_and_score() {
+    let f = features(&Position::startpos());
+    let mut samples = vec![
+        Sample {
+            features: f.clone(),
+            result: 1.0,
+            red_score: Some(0.0),
+        },
+        Sample {
+            features: f,
+            result: 0.0,
+            red_score: None,
+        },
+    ];
+    tune::blend_targets(&mut samples, 1.0, 0.25);
+    // σ(0) = 0.5: 0.75 · 1 + 0.25 · 0.5.
+    assert!((samples[0].result - 0.875).abs() < 1e-12);
+    // Without a score the result stays.
+    assert_eq!(samples[1].result, 0.0);
 }
 
 /// Positions from the book with random plies, seeded.
@@ -105,6 +151,7 @@ fn synthetic(n: usize) -> Vec<Sample> {
             Sample {
                 features: f,
                 result,
+                red_score: None,
             }
         })
         .collect()
@@ -122,6 +169,7 @@ fn fit_k_recovers_the_constant() {
                 Sample {
                     features: f,
                     result,
+                    red_score: None,
                 }
             })
             .collect();
