@@ -2,7 +2,7 @@
 //! score, a win/draw/loss estimate and the main line in Chinese notation.
 
 use super::live::{self, Progress};
-use super::{board, emit, notation, parse_position, say, score, side_name, ColorChoice, Style};
+use super::{board, emit, notation, parse_position, say, score, side_name, Style, StyleArgs};
 use clap::Args;
 use shuai_board::rules::judge_game_end;
 use shuai_board::Position;
@@ -63,12 +63,9 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 16, value_name = "MB",
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
-    /// Plain ASCII: FEN letters on the board, moves in ICCS only.
-    #[arg(long)]
-    pub ascii: bool,
-    /// Colour the pieces: auto (on a colour terminal), always, never.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
+    /// Board and move display.
+    #[command(flatten)]
+    pub style: StyleArgs,
 }
 
 /// The column titles above the lines.
@@ -123,7 +120,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let style = Style::detect(args.ascii, args.color);
+    let style = args.style.style();
     let interactive = std::io::stdin().is_terminal();
     emit(&board::render(&pos, style, pos.last_move()));
     say!(

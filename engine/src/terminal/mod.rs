@@ -13,7 +13,7 @@ pub mod notation;
 pub mod play;
 pub mod score;
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 use shuai_board::{Color, Position};
 use std::io::{IsTerminal, Write};
 
@@ -37,6 +37,24 @@ pub struct Style {
     pub color: bool,
     /// Plain ASCII: FEN letters on the board, ICCS moves only.
     pub ascii: bool,
+}
+
+/// The `--ascii` and `--color` options shared by `analyze` and `play`.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct StyleArgs {
+    /// Plain ASCII: FEN letters on the board, moves in ICCS only.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colour the pieces: auto (on a colour terminal), always, never.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+impl StyleArgs {
+    /// The style these options ask for, given the environment.
+    pub fn style(self) -> Style {
+        Style::detect(self.ascii, self.color)
+    }
 }
 
 impl Style {

@@ -4,7 +4,7 @@
 //! natural-move-limit verdicts are announced with their reasons.
 
 use super::live::{self, Progress};
-use super::{board, emit, notation, parse_position, say, score, side_name, ColorChoice, Style};
+use super::{board, emit, notation, parse_position, say, score, side_name, Style, StyleArgs};
 use clap::{Args, ValueEnum};
 use shuai_board::rules::{judge_game_end, GameResult, Verdict};
 use shuai_board::{Color, Move, Position};
@@ -65,12 +65,9 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 16, value_name = "MB",
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
-    /// Plain ASCII: FEN letters on the board, moves in ICCS only.
-    #[arg(long)]
-    pub ascii: bool,
-    /// Colour the pieces: auto (on a colour terminal), always, never.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
+    /// Board and move display.
+    #[command(flatten)]
+    pub style: StyleArgs,
 }
 
 /// The commands understood at the prompt.
@@ -291,7 +288,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         human,
         searcher,
         limits,
-        style: Style::detect(args.ascii, args.color),
+        style: args.style.style(),
         over: false,
     };
     say!(
