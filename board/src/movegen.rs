@@ -6,6 +6,10 @@
 //! points whose vacating can expose the king (the first two blockers on each
 //! line from the king, the horse legs beside it), or it lands on an empty
 //! point of a line from the king (where it could become a cannon screen).
+//! Under a single check, moves that cannot answer it (a piece other than
+//! the king or the checking cannon's screen landing neither on the checker
+//! nor between it and the king, nor on a checking horse's leg) are not
+//! generated at all.
 
 use crate::attacks;
 use crate::{Bitboard, KingShield, Move, MoveList, PieceKind, Position};
@@ -76,7 +80,10 @@ impl Position {
     /// needed it anyway to know whether they are in check.
     pub fn generate_with_shield(&self, kind: GenKind, shield: &KingShield, list: &mut MoveList) {
         let start = list.len();
-        self.generate_pseudo(kind, list);
+        // Under a single check most pseudo-legal moves cannot answer it;
+        // skipping them before the legality test saves most of the test's
+        // cost in those nodes.
+        self.generate_targets(kind, Some(shield), list);
         let moves = list.as_mut_slice();
         let mut kept = start;
         for i in start..moves.len() {
@@ -93,6 +100,13 @@ impl Position {
     /// Appends the pseudo-legal moves of `kind` (legal by each piece's rules,
     /// perhaps leaving the king attacked).
     pub fn generate_pseudo(&self, kind: GenKind, list: &mut MoveList) {
+        self.generate_targets(kind, None, list);
+    }
+
+    /// [`Position::generate_pseudo`], leaving out the moves that `shield`
+    /// shows cannot answer a check (if given).
+    #[inline]
+    fn generate_targets(&self, kind: GenKind, shield: Option<&KingShield>, list: &mut MoveList) {
         let us = self.side_to_move();
         let occ = self.occupied();
         let ours = self.color_bb(us);
@@ -103,7 +117,8 @@ impl Position {
             GenKind::Quiets => !occ,
         };
         let mut push_all = |from, set: Bitboard| {
-            for to in set & targets {
+            let allowed = shield.map_or(Bitboard::FULL, |s| s.answer_targets(from));
+            for to in set & targets & allowed {
                 list.push(Move::new(from, to));
             }
         };
@@ -134,6 +149,50 @@ impl Position {
         }
         for from in self.pieces(us, PieceKind::King) {
             push_all(from, attacks::king(from));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{GenKind, MoveList, Position};
+
+    /// The legal moves found the slow way: every pseudo-legal move played
+    /// and the king looked at.
+    fn slow_legal(pos: &mut Position) -> Vec<crate::Move> {
+        let us = pos.side_to_move();
+        let mut pseudo = MoveList::new();
+        pos.generate_pseudo(GenKind::All, &mut pseudo);
+        pseudo
+            .iter()
+            .copied()
+            .filter(|&m| {
+                pos.make_move(m);
+                let safe = !pos.king_attacked(us);
+                pos.unmake_move();
+                safe
+            })
+            .collect()
+    }
+
+    #[test]
+    fn single_checks_keep_every_answer() {
+        for fen in [
+            // Cannon check through our rook: the rook steps off the file,
+            // takes the cannon, or a piece adds a second screen.
+            "3k5/9/4c4/9/9/9/9/4R4/2H6/4K4 w",
+            // Cannon check through their pawn: take the screen or block.
+            "3k5/9/4c4/9/9/4p4/9/R8/9/4K4 w",
+            // Horse check: take the horse or block its leg.
+            "3k5/9/9/9/9/9/9/3n5/9/R3K3H w",
+            // Rook check along the rank, with a pinned-looking horse.
+            "3k5/9/9/9/9/9/9/9/4H4/r3K3R w",
+        ] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            assert!(pos.in_check(), "{fen}");
+            let fast: Vec<_> = pos.legal_moves().iter().copied().collect();
+            assert_eq!(fast, slow_legal(&mut pos), "{fen}");
+            assert!(!fast.is_empty(), "{fen}");
         }
     }
 }

@@ -337,6 +337,11 @@ impl Position {
         let their_cannons = self.by_kind[PieceKind::Cannon.index()] & theirs;
         let their_king = self.by_kind[PieceKind::King.index()] & theirs;
         let mut shield = KingShield::default();
+        // Where a move of a piece other than the king must land to answer a
+        // check (onto the checker or between it and the king), and the
+        // cannon screen of ours that may answer it by stepping away.
+        let mut answers = Bitboard::EMPTY;
+        let mut screen = Bitboard::EMPTY;
         for dir in attacks::DIRECTIONS {
             let ray = attacks::ray(dir, ks);
             let line = ray & occ;
@@ -357,6 +362,7 @@ impl Position {
             }
             if liners.has(b1) {
                 shield.checkers |= Bitboard::from_square(b1);
+                answers |= ray & !attacks::ray(dir, b1);
             }
             if after1.is_empty() {
                 continue;
@@ -364,6 +370,8 @@ impl Position {
             let b2 = attacks::nearest_on_ray(dir, after1);
             if their_cannons.has(b2) {
                 shield.checkers |= Bitboard::from_square(b2);
+                answers |= ray & !attacks::ray(dir, b2);
+                screen |= Bitboard::from_square(b1) & ours;
             }
             if ours.has(b1) && liners.has(b2) {
                 shield.risky_from |= Bitboard::from_square(b1);
@@ -384,16 +392,26 @@ impl Position {
             if horses.any() {
                 if !occ.has(leg) {
                     shield.checkers |= horses;
+                    answers |= horses.with(leg);
                 } else if ours.has(leg) {
                     shield.risky_from |= Bitboard::from_square(leg);
                 }
             }
         }
-        shield.checkers |=
+        let pawns =
             attacks::pawn_attackers(!us, ks) & self.by_kind[PieceKind::Pawn.index()] & theirs;
+        shield.checkers |= pawns;
+        answers |= pawns;
         shield.risky_from |= Bitboard::from_square(ks);
         if shield.checkers.any() {
             shield.risky_from = Bitboard::FULL;
+            // Two checkers can sometimes be answered by one interposition
+            // (a rook that is also a cannon's screen), so only a single
+            // check narrows the targets.
+            if !shield.checkers.more_than_one() {
+                shield.no_answer = !answers;
+                shield.free_from = screen.with(ks);
+            }
         }
         shield
     }
@@ -598,6 +616,14 @@ pub struct KingShield {
     /// Empty points where a piece would become the screen of an enemy
     /// cannon aimed at the king.
     risky_to: Bitboard,
+    /// Under a single check: the points where no move of a piece outside
+    /// `free_from` can answer it (neither the checker nor a point between
+    /// it and the king, nor a horse checker's leg). Empty otherwise, so a
+    /// default shield restricts nothing.
+    no_answer: Bitboard,
+    /// Under a single check: the king and the cannon checker's screen if it
+    /// is ours, whose moves answer the check wherever they go.
+    free_from: Bitboard,
 }
 
 impl KingShield {
@@ -611,6 +637,17 @@ impl KingShield {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.checkers.any()
+    }
+
+    /// The points a piece on `from` may move to without certainly leaving
+    /// its king in check: every point unless a single check restricts them.
+    #[inline]
+    pub(crate) fn answer_targets(&self, from: Square) -> Bitboard {
+        if self.free_from.has(from) {
+            Bitboard::FULL
+        } else {
+            !self.no_answer
+        }
     }
 
     /// Whether a move from `from` to `to` needs a full legality test.
