@@ -70,3 +70,25 @@ fn eval_prints_every_term_and_the_total() {
     }
     assert!(out.contains("Final (Red to move): +20"), "{out}");
 }
+
+#[test]
+fn eval_uses_a_weights_table_and_reports_a_bad_one() {
+    let dir = std::env::temp_dir().join(format!("shuai-eval-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    std::fs::write(&file, "# tempo only\ntempo.mg 77\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, _) = shuai(&["eval", "--weights", path]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with("Final (Red to move): +77\n"), "{out}");
+
+    std::fs::write(&file, "tempo.mg seventy\n").unwrap();
+    let (code, out, err) = shuai(&["eval", "--weights", path]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim_end(),
+        format!("shuai eval: {path}: line 1: bad value \"seventy\" for tempo.mg")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

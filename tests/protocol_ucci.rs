@@ -41,6 +41,7 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option ponder type check default false",
         "option usebook type check default false",
         "option bookfiles type string default <empty>",
+        "option weightsfile type string default <empty>",
         "option hashsize type spin min 0 max 65536 default 16",
         "option threads type spin min 0 max 256 default 1",
         "option multipv type spin min 1 max 128 default 1",

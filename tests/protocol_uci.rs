@@ -41,6 +41,7 @@ fn handshake_lists_uci_options() {
             "Natural Move Limit",
             "OwnBook",
             "Book File",
+            "WeightsFile",
             "Idle",
             "Pruning",
             "Knowledge",
@@ -364,6 +365,55 @@ fn setoption_forms() {
     e.send("position startpos");
     e.send("go depth 3");
     check_search(&Position::startpos(), &e.search_result());
+}
+
+/// `WeightsFile` plays with a tuned table: here one that gives the side to
+/// move a huge tempo bonus, so after any first move the opponent (to move)
+/// is "winning" and the depth-1 score drops by that bonus. A file that
+/// cannot be read is reported and the last good weights stay in force.
+#[test]
+fn weights_file_changes_the_evaluation() {
+    let dir = std::env::temp_dir().join(format!("shuai-uci-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tempo.txt");
+    std::fs::write(&file, "# test\ntempo.mg 900\ntempo.eg 900\n").unwrap();
+    let depth1_score = |e: &mut Engine| {
+        e.send("position startpos");
+        e.send("go depth 1");
+        let lines = e.search_result();
+        let info = lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth 1 "))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        field(info, "cp").unwrap().parse::<i32>().unwrap()
+    };
+    let (mut e, _) = uci();
+    let built_in = depth1_score(&mut e);
+    assert!(built_in.abs() < 100, "{built_in}");
+    e.send(&format!(
+        "setoption name WeightsFile value {}",
+        file.display()
+    ));
+    assert_eq!(e.sync(), Vec::<String>::new());
+    let tuned = depth1_score(&mut e);
+    assert!(tuned < built_in - 300, "{built_in} -> {tuned}");
+
+    let missing = dir.join("missing.txt");
+    e.send(&format!(
+        "setoption name WeightsFile value {}",
+        missing.display()
+    ));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "info string setoption WeightsFile: cannot read {}",
+            missing.display()
+        )) && lines[0].ends_with(&format!("; keeping {}", file.display())),
+        "{lines:?}"
+    );
+    assert_eq!(depth1_score(&mut e), tuned);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Bad input in UCI: `info string`, never an exit.

@@ -1,6 +1,7 @@
 //! The `shuai` command line: with no subcommand it speaks UCCI/UCI on
 //! stdin/stdout; subcommands are tools for people at a terminal.
 
+use crate::engine::EvalWeights;
 use clap::{Parser, Subcommand};
 use shuai_board::Position;
 use std::io::{self, IsTerminal, Write};
@@ -80,6 +81,10 @@ pub enum Command {
         /// Moves (ICCS, space separated) to play from that position first.
         #[arg(long)]
         moves: Option<String>,
+        /// A weights table (as `shuai-tools tune` writes it) to evaluate
+        /// with instead of the built-in weights.
+        #[arg(long)]
+        weights: Option<String>,
     },
     /// Judge the final position of a game by the rules: mate, stalemate,
     /// repetition (perpetual check, chase, mate threat) or the natural-move
@@ -135,11 +140,16 @@ pub fn main() -> ExitCode {
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
-        Some(Command::Eval { fen, moves }) => {
+        Some(Command::Eval {
+            fen,
+            moves,
+            weights,
+        }) => {
             let fen = fen.filter(|f| f != "startpos");
-            match setup(fen.as_deref(), moves.as_deref()) {
-                Ok(pos) => {
-                    print!("{}", shuai_eval::trace(&pos));
+            let weights = EvalWeights::load(weights.as_deref().unwrap_or(""));
+            match weights.and_then(|w| Ok((w, setup(fen.as_deref(), moves.as_deref())?))) {
+                Ok((w, pos)) => {
+                    println!("{}", shuai_eval::trace_with(&pos, &w.weights));
                     ExitCode::SUCCESS
                 }
                 Err(msg) => {

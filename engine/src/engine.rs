@@ -28,6 +28,7 @@
 
 use shuai_board::rules::insufficient_material;
 use shuai_board::{Move, PieceKind, Position};
+use shuai_eval::Weights;
 use shuai_search::score::{is_mate, MATE_BOUND};
 use shuai_search::{Clock, Control, Event, Info, Limits, SearchResult, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -218,6 +219,36 @@ pub struct EngineOptions {
     pub promotion: bool,
     /// Resign hopeless positions (reported in [`Outcome::resign`]).
     pub resign: bool,
+    /// The evaluation weights: the built-in ones, or a table read from a
+    /// file (the `WeightsFile` option).
+    pub weights: EvalWeights,
+}
+
+/// The evaluation weights the engine plays with and where they came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// The table file they were read from; empty for the built-in weights.
+    pub file: String,
+    /// The weights (shared, as they are large and rarely change).
+    pub weights: Arc<Weights>,
+}
+
+impl EvalWeights {
+    /// Reads a weights table (the `name value` text that `shuai-tools
+    /// tune` writes; unlisted parameters keep their built-in values). An
+    /// empty path or `<empty>` means the built-in weights.
+    pub fn load(path: &str) -> Result<EvalWeights, String> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            return Ok(EvalWeights::default());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let weights = Weights::from_table(&text).map_err(|e| format!("{path}: {e}"))?;
+        Ok(EvalWeights {
+            file: path.to_string(),
+            weights: Arc::new(weights),
+        })
+    }
 }
 
 impl Default for EngineOptions {
@@ -239,6 +270,7 @@ impl Default for EngineOptions {
             style: Style::Normal,
             promotion: false,
             resign: true,
+            weights: EvalWeights::default(),
         }
     }
 }
@@ -417,7 +449,7 @@ impl Engine {
 
     /// Changes options. Waits for a running search to end first; resizes
     /// the table and sets the thread count and natural-move limit as
-    /// needed. Returns the options actually applied (values are clamped to
+    /// needed; new evaluation weights clear the table. Returns the options actually applied (values are clamped to
     /// their ranges, the table to three quarters of available memory).
     pub fn set_options(&mut self, mut options: EngineOptions) -> &EngineOptions {
         self.wait();
@@ -438,6 +470,11 @@ impl Engine {
             searcher.set_hash(options.hash_mb);
         }
         searcher.set_natural_limit(options.natural_limit);
+        if options.weights != self.options.weights {
+            // The table's scores were computed with the old weights.
+            searcher.set_weights(Arc::clone(&options.weights.weights));
+            searcher.clear();
+        }
         self.options = options;
         &self.options
     }
@@ -511,6 +548,7 @@ impl Engine {
                 log::error!("search thread failed; recreating the searcher");
                 let mut s = Searcher::new(self.options.hash_mb);
                 s.set_natural_limit(self.options.natural_limit);
+                s.set_weights(Arc::clone(&self.options.weights.weights));
                 (Box::new(s), fallback_outcome(&running.root, &self.banned))
             }
         };
@@ -675,6 +713,7 @@ impl Engine {
                 log::error!("cannot start the search thread: {e}");
                 let mut s = Searcher::new(self.options.hash_mb);
                 s.set_natural_limit(self.options.natural_limit);
+                s.set_weights(Arc::clone(&self.options.weights.weights));
                 self.searcher = Some(Box::new(s));
                 let outcome = fallback_outcome(&self.position, &self.banned);
                 fallback_listener.best_move(&outcome);

@@ -78,11 +78,13 @@
 
 pub mod endgame;
 mod score;
+mod table;
 mod terms;
 mod trace;
 mod weights;
 
 pub use score::{s, Score};
+pub use table::TableError;
 pub use terms::{phase, Term, PHASE_MAX, PHASE_WEIGHTS};
 pub use trace::{features, trace_with, EvalFeatures, EvalTrace};
 pub use weights::{

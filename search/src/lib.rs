@@ -33,6 +33,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::{Move, Position};
+use shuai_eval::Weights;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -111,6 +112,7 @@ pub(crate) struct Shared<'a> {
     node_counts: Vec<AtomicU64>,
     natural_limit: u32,
     reporter: Reporter<'a>,
+    weights: &'a Weights,
 }
 
 impl Shared<'_> {
@@ -194,6 +196,7 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
     natural_limit: u32,
+    weights: Arc<Weights>,
 }
 
 impl Searcher {
@@ -203,7 +206,19 @@ impl Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: 1,
             natural_limit: DEFAULT_NATURAL_LIMIT,
+            weights: Arc::new(Weights::DEFAULT),
         }
+    }
+
+    /// Evaluates with `weights` from the next search on (the built-in
+    /// [`Weights::DEFAULT`] until this is called).
+    pub fn set_weights(&mut self, weights: Arc<Weights>) {
+        self.weights = weights;
+    }
+
+    /// The evaluation weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// Sets the number of search threads (at least 1).
@@ -287,6 +302,7 @@ impl Searcher {
             node_counts: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             natural_limit: self.natural_limit,
             reporter,
+            weights: &self.weights,
         };
         let max_depth = limits
             .depth

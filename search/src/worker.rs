@@ -232,7 +232,7 @@ impl<'a> Worker<'a> {
             eval: if in_check {
                 -INFINITE
             } else {
-                shuai_eval::evaluate(&self.pos)
+                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
             },
             ..Frame::default()
         };
@@ -335,7 +335,7 @@ impl<'a> Worker<'a> {
             return if in_check {
                 0
             } else {
-                shuai_eval::evaluate(&self.pos)
+                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
             };
         }
         // Mate distance pruning.
@@ -366,7 +366,7 @@ impl<'a> Worker<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            shuai_eval::evaluate(&self.pos)
+            shuai_eval::evaluate_with(&self.pos, self.shared.weights)
         };
         self.frames[ply].eval = eval;
         self.frames[ply].in_check = in_check;
@@ -586,7 +586,7 @@ impl<'a> Worker<'a> {
             return if in_check {
                 0
             } else {
-                shuai_eval::evaluate(&self.pos)
+                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
             };
         }
         let key = self.pos.key();
@@ -617,7 +617,7 @@ impl<'a> Worker<'a> {
         } else {
             eval = match hit {
                 Some(h) => h.eval,
-                None => shuai_eval::evaluate(&self.pos),
+                None => shuai_eval::evaluate_with(&self.pos, self.shared.weights),
             };
             if eval >= beta {
                 return eval;

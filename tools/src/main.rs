@@ -581,9 +581,11 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         return Err(format!("no positions in {}", a.data.display()));
     }
     let start = match &a.start {
-        Some(p) => tune::read_table(
+        Some(p) => shuai_eval::Weights::from_table(
             &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
-        )?,
+        )
+        .map_err(|e| format!("{}: {e}", p.display()))?
+        .to_vec(),
         None => shuai_eval::Weights::DEFAULT.to_vec(),
     };
     let mut k = a.k;
@@ -623,9 +625,9 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         r.start_mse,
         r.final_mse
     );
-    let mut out = Vec::new();
-    tune::write_table(&mut out, &r.params, &header).map_err(|e| e.to_string())?;
-    std::fs::write(&a.out, out).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    let tuned = shuai_eval::Weights::from_vec(&r.params).map_err(|e| e.to_string())?;
+    std::fs::write(&a.out, tuned.to_table(&header))
+        .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     println!("weights written to {}", a.out.display());
     Ok(())
 }

@@ -17,7 +17,7 @@
 use crate::datagen::parse_line;
 use crate::rng::Rng;
 use shuai_board::Color;
-use shuai_eval::{features, EvalFeatures, Weights, PHASE_MAX};
+use shuai_eval::{features, EvalFeatures, PHASE_MAX};
 use std::io::BufRead;
 
 /// One training position.
@@ -308,45 +308,4 @@ pub fn tune(
         final_mse: mse_exact(samples, &params, k),
         params,
     }
-}
-
-/// The weights as a table: a `#` header, then one `name value` line per
-/// parameter ([`Weights::names`] order).
-pub fn write_table(
-    out: &mut dyn std::io::Write,
-    params: &[i32],
-    header: &str,
-) -> std::io::Result<()> {
-    for l in header.lines() {
-        writeln!(out, "# {l}")?;
-    }
-    for (name, v) in Weights::names().iter().zip(params) {
-        writeln!(out, "{name} {v}")?;
-    }
-    Ok(())
-}
-
-/// Reads a table written by [`write_table`] back into a flat vector
-/// (parameters not listed keep their default values).
-pub fn read_table(text: &str) -> Result<Vec<i32>, String> {
-    let names = Weights::names();
-    let mut params = Weights::DEFAULT.to_vec();
-    for (n, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let (name, value) = t
-            .split_once(char::is_whitespace)
-            .ok_or_else(|| format!("line {}: expected `name value`", n + 1))?;
-        let i = names
-            .iter()
-            .position(|x| x == name)
-            .ok_or_else(|| format!("line {}: unknown parameter {name}", n + 1))?;
-        params[i] = value
-            .trim()
-            .parse()
-            .map_err(|_| format!("line {}: bad value {value:?}", n + 1))?;
-    }
-    Ok(params)
 }

@@ -220,16 +220,3 @@ fn tuning_lowers_the_error_and_is_reproducible() {
     let b = tune::tune(&samples, &start, &mb, &mut |_, _| {});
     assert_eq!(a, b);
 }
-
-#[test]
-fn weight_table_round_trips() {
-    let mut params = Weights::DEFAULT.to_vec();
-    params[4] += 7;
-    params[100] -= 3;
-    let mut out = Vec::new();
-    tune::write_table(&mut out, &params, "header\nline two").unwrap();
-    let text = String::from_utf8(out).unwrap();
-    assert!(text.starts_with("# header\n# line two\n"));
-    assert_eq!(tune::read_table(&text).unwrap(), params);
-    assert!(Weights::from_vec(&params).is_ok());
-}

@@ -7,8 +7,8 @@
 
 use super::format::Dialect;
 use crate::engine::{
-    max_hash_mb, EngineOptions, Level, Randomness, Style, DEFAULT_HASH_MB, MAX_HASH_MB,
-    MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+    max_hash_mb, EngineOptions, EvalWeights, Level, Randomness, Style, DEFAULT_HASH_MB,
+    MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 use std::time::Duration;
 
@@ -81,6 +81,8 @@ pub enum Key {
     Resign,
     /// `UCI_Variant`.
     Variant,
+    /// A weights table for the evaluation.
+    WeightsFile,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -156,6 +158,7 @@ pub fn lookup(name: &str) -> Option<Key> {
         "usehash" => Key::UseHash,
         "resign" => Key::Resign,
         "ucivariant" => Key::Variant,
+        "weightsfile" => Key::WeightsFile,
         other if LEGACY.contains(&other) => Key::Legacy,
         _ => return None,
     };
@@ -195,6 +198,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option usehash type check default {}", onoff(d.use_hash)),
             format!("option usebook type check default {}", onoff(d.use_book)),
             "option bookfiles type string default <empty>".to_string(),
+            "option weightsfile type string default <empty>".to_string(),
             format!(
                 "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
                 d.hash_mb
@@ -261,6 +265,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             ),
             format!("option name OwnBook type check default {}", onoff(d.use_book)),
             "option name Book File type string default <empty>".to_string(),
+            "option name WeightsFile type string default <empty>".to_string(),
             format!("option name Idle type combo default {} {levels}", d.idle.name()),
             format!(
                 "option name Pruning type combo default {} {levels}",
@@ -482,6 +487,17 @@ pub fn apply(
                 ));
             }
         }
+        Key::WeightsFile => match EvalWeights::load(text) {
+            Ok(w) => opts.weights = w,
+            Err(e) => {
+                let current = match opts.weights.file.as_str() {
+                    "" => "the built-in weights",
+                    file => file,
+                };
+                out.messages
+                    .push(format!("setoption {name}: {e}; keeping {current}"))
+            }
+        },
         Key::Legacy => log::info!("setoption {name}: legacy option, ignored"),
     }
     out
@@ -490,6 +506,7 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shuai_eval::Weights;
 
     fn set(
         name: &str,
@@ -593,5 +610,58 @@ mod tests {
                 .unwrap();
             assert!(lookup(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_weights_file_is_loaded_and_a_bad_one_keeps_the_last_good_weights() {
+        let dir = std::env::temp_dir().join(format!("shuai-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        let bad = dir.join("bad.txt");
+        std::fs::write(&good, "# tuned\ntempo.mg 41\n").unwrap();
+        std::fs::write(&bad, "tempo.mg 1\nno.such.weight 5\n").unwrap();
+        let good = good.to_str().unwrap();
+        let bad = bad.to_str().unwrap();
+
+        let mut o = EngineOptions::default();
+        let mut f = FrontSettings::default();
+        let a = apply("WeightsFile", Some(good), &mut o, &mut f, Dialect::Uci);
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(o.weights.file, good);
+        assert_eq!(o.weights.weights.tempo.mg, 41);
+        assert_eq!(o.weights.weights.material, Weights::DEFAULT.material);
+
+        let a = apply("weightsfile", Some(bad), &mut o, &mut f, Dialect::Ucci);
+        assert_eq!(
+            a.messages,
+            [format!(
+                "setoption weightsfile: {bad}: line 2: unknown parameter no.such.weight; keeping {good}"
+            )]
+        );
+        assert_eq!(o.weights.weights.tempo.mg, 41);
+
+        let missing = dir.join("missing.txt");
+        let a = apply(
+            "weightsfile",
+            missing.to_str(),
+            &mut o,
+            &mut f,
+            Dialect::Ucci,
+        );
+        assert_eq!(a.messages.len(), 1);
+        assert!(a.messages[0].contains("cannot read"), "{:?}", a.messages);
+        assert_eq!(o.weights.file, good);
+
+        let a = apply(
+            "weightsfile",
+            Some("<empty>"),
+            &mut o,
+            &mut f,
+            Dialect::Ucci,
+        );
+        assert!(a.messages.is_empty());
+        assert_eq!(o.weights, EvalWeights::default());
+        assert_eq!(*o.weights.weights, Weights::DEFAULT);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
