@@ -20,6 +20,7 @@ pub mod pgn;
 pub mod progress;
 pub mod rng;
 pub mod runner;
+pub mod rustgen;
 pub mod spec;
 pub mod stats;
 pub mod suite;

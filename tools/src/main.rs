@@ -9,6 +9,7 @@ use shuai_tools::game::{DrawRule, GameConfig, ResignRule};
 use shuai_tools::openings::{self, DEFAULT_BOOK, DEFAULT_BOOK_NAME};
 use shuai_tools::pgn::{Notation, PgnContext};
 use shuai_tools::runner::{run_match, summary, MatchConfig};
+use shuai_tools::rustgen;
 use shuai_tools::spec::{EngineConfig, EngineSpec};
 use shuai_tools::stats::Sprt;
 use shuai_tools::suite::{self, SuiteConfig, SuiteReport};
@@ -77,6 +78,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
     Tune(TuneArgs),
+    /// Write a weights table as the Rust source of `Weights::DEFAULT`.
+    WeightsRs(WeightsRsArgs),
     /// A scripted fake engine for tests.
     #[command(hide = true)]
     FakeEngine(FakeArgs),
@@ -211,6 +214,20 @@ struct DatagenArgs {
 }
 
 #[derive(Args)]
+struct WeightsRsArgs {
+    /// The weights table (as `tune` writes it).
+    #[arg(long)]
+    table: PathBuf,
+    /// Doc comment of the generated `DEFAULT` (one line per line).
+    #[arg(long, default_value = "The weights the engine plays with.")]
+    origin: String,
+    /// Replace the generated block of this file (eval/src/weights.rs) in
+    /// place instead of printing the block; run `cargo fmt` afterwards.
+    #[arg(long)]
+    write: Option<PathBuf>,
+}
+
+#[derive(Args)]
 struct TuneArgs {
     /// Training data (`FEN;result` or `FEN;result;score` lines).
     #[arg(long)]
@@ -299,6 +316,7 @@ fn main() -> ExitCode {
         Command::Book(a) => cmd_book(a),
         Command::Datagen(a) => cmd_datagen(a),
         Command::Tune(a) => cmd_tune(a),
+        Command::WeightsRs(a) => cmd_weights_rs(a),
         Command::FakeEngine(a) => {
             fake::run(FakeConfig {
                 mode: a.mode,
@@ -629,5 +647,25 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
     std::fs::write(&a.out, tuned.to_table(&header))
         .map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     println!("weights written to {}", a.out.display());
+    Ok(())
+}
+
+fn cmd_weights_rs(a: WeightsRsArgs) -> Result<(), String> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let weights = shuai_eval::Weights::from_table(&read(&a.table)?)
+        .map_err(|e| format!("{}: {e}", a.table.display()))?;
+    let block = rustgen::default_weights_source(&weights, &a.origin);
+    match &a.write {
+        None => print!("{block}"),
+        Some(path) => {
+            let updated = rustgen::replace_block(&read(path)?, &block)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, updated)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("{} updated; now run cargo fmt", path.display());
+        }
+    }
     Ok(())
 }
