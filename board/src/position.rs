@@ -236,8 +236,12 @@ impl Position {
         let cannons = self.by_kind[PieceKind::Cannon.index()];
         let horses = self.by_kind[PieceKind::Horse.index()];
         let pawns = self.by_kind[PieceKind::Pawn.index()];
-        let lines = (attacks::rook(ks, occ) & rooks) | (attacks::file_line(ks, occ) & kings);
-        let jumps = attacks::cannon_captures(ks, occ) & cannons;
+        // The rank and file are each read once for rooks, cannons and the
+        // facing king, rather than once per attack function.
+        let (rank_near, rank_beyond) = attacks::rank_lines(ks, occ);
+        let (file_near, file_beyond) = attacks::file_screens(ks, occ);
+        let lines = (rank_near & rooks) | (file_near & (rooks | kings));
+        let jumps = (rank_beyond | file_beyond) & cannons;
         let horses = attacks::horse_attackers(ks, occ) & horses;
         let pawns = attacks::pawn_attackers(by, ks) & pawns;
         (lines | jumps | horses | pawns) & their_pieces
@@ -390,11 +394,11 @@ impl Position {
         for (leg, sources) in attacks::horse_attack_paths(ks) {
             let horses = sources & their_horses;
             if horses.any() {
-                if !occ.has(leg) {
+                if (occ & leg).is_empty() {
                     shield.checkers |= horses;
-                    answers |= horses.with(leg);
-                } else if ours.has(leg) {
-                    shield.risky_from |= Bitboard::from_square(leg);
+                    answers |= horses | leg;
+                } else {
+                    shield.risky_from |= ours & leg;
                 }
             }
         }
