@@ -8,7 +8,8 @@
 
 use shuai_board::rules::{
     classify_move, insufficient_material, judge_game_end, judge_repetition, judge_repetition_n,
-    natural_limit, repetition_result, Conduct, GameResult, MoveClass, Reason, Verdict,
+    judge_repetition_with, natural_limit, repetition_result, Conduct, GameResult, MoveClass,
+    Reason, RuleOptions, Verdict,
 };
 use shuai_board::{Color, Position, Square};
 
@@ -289,6 +290,40 @@ fn perpetual_mate_threat_loses() {
         Conduct::PerpetualMateThreat,
     );
     assert!(v.explanation.contains("mate"), "{}", v.explanation);
+}
+
+#[test]
+fn one_check_one_mate_threat_against_a_perpetual_chase_is_a_draw() {
+    // Game 38 of a match against Fairy-Stockfish. Red's cannon alternates
+    // a check (h4e4) and a mate threat (e4h4, with h4h8 mate behind the
+    // horse on g8); Black's rook blocks the check, then the h-file, each
+    // time newly attacking the unprotected cannon. Red: one check one mate
+    // threat, forbidden; Black: perpetual chase, forbidden; neither is a
+    // lone perpetual check, so rules.md's table says draw. pyffish gives
+    // Black the loss: it has no mate-threat rule (e4h4 is idle to it),
+    // which is our reading too when the mate-threat rule is switched off.
+    let fen = "rn1a1ab2/4k1N2/4b1n2/2p3p1p/2c4r1/P3C4/4p1P1P/4BR3/4A4/1R2KAB2 b";
+    let cycle = "h5e5 e4h4 e5h5 h4e4";
+    check_cycle(
+        fen,
+        cycle,
+        GameResult::Draw,
+        Reason::MutualForbidden,
+        Conduct::MixedAttacks,
+        Conduct::PerpetualChase {
+            origin: "e4".parse().unwrap(),
+        },
+    );
+    let after_block = play(fen, "h5e5");
+    let threat = after_block.parse_move("e4h4").unwrap();
+    assert_eq!(classify_move(&after_block, threat), MoveClass::MateThreat);
+    let without_mate_threats = RuleOptions {
+        mate_threat_depth: 0,
+        ..Default::default()
+    };
+    let pos = play(fen, &format!("{cycle} {cycle}"));
+    let v = judge_repetition_with(&pos, &without_mate_threats).unwrap();
+    assert_eq!(v.result, GameResult::Loss, "{}", v.explanation);
 }
 
 #[test]
