@@ -366,6 +366,18 @@ fn unblocked(paths: &[(u128, u128); 4], occ: u128) -> u128 {
     set
 }
 
+/// The other points of the file of `sq`.
+#[inline]
+pub(crate) fn file_through(sq: Square) -> Bitboard {
+    Bitboard(RAYS[NORTH][sq.index()] | RAYS[SOUTH][sq.index()])
+}
+
+/// The other points of the rank of `sq`.
+#[inline]
+pub(crate) fn rank_through(sq: Square) -> Bitboard {
+    Bitboard(RAYS[EAST][sq.index()] | RAYS[WEST][sq.index()])
+}
+
 /// Points a rook on `sq` attacks (moves to or captures on) given `occupied`.
 ///
 /// The result includes the first occupied point in each direction, whatever

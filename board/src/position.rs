@@ -445,31 +445,48 @@ impl Position {
         };
         let us = self.side;
         let ks = self.king_square(!us);
-        let occ = self.occupied().without(from).with(to);
-        let on_line = |sq: Square| sq.file() == ks.file() || sq.rank() == ks.rank();
-        let beside = (from.file().index().abs_diff(ks.file().index()) == 1)
-            && (from.rank().index().abs_diff(ks.rank().index()) == 1);
-        if !(on_line(from) || on_line(to) || beside) {
-            // Off the king's lines and horse legs nothing is discovered or
-            // screened, and only a horse or a pawn can check directly. (A
-            // horse's leg is beside its target point, never its origin.)
-            return match piece.kind() {
-                PieceKind::Horse => attacks::horse(to, occ).has(ks),
-                PieceKind::Pawn => attacks::pawn(us, to).has(ks),
-                _ => false,
-            };
-        }
-        // Discovered attacks (and new cannon screens) by the pieces that stay.
-        let ours = self.by_color[us.index()].without(from);
-        if self.king_attackers(ks, us, occ, ours).any() {
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let occ = (self.occupied() ^ from_bb) | to_bb;
+        let file = attacks::file_through(ks);
+        let rank = attacks::rank_through(ks);
+        // A direct check by the moved piece. Rooks, cannons and the king
+        // need `to` on one of the king's lines, which is cheaper to test
+        // than their attack sets.
+        let direct = match piece.kind() {
+            PieceKind::Horse => attacks::horse(to, occ).has(ks),
+            PieceKind::Pawn => attacks::pawn(us, to).has(ks),
+            PieceKind::Rook => (to_bb & (file | rank)).any() && attacks::rook(to, occ).has(ks),
+            PieceKind::Cannon => {
+                (to_bb & (file | rank)).any() && attacks::cannon_captures(to, occ).has(ks)
+            }
+            PieceKind::King => (to_bb & file).any() && attacks::file_line(to, occ).has(ks),
+            PieceKind::Advisor | PieceKind::Elephant => false,
+        };
+        if direct {
             return true;
         }
-        let direct = match piece.kind() {
-            PieceKind::King => attacks::file_line(to, occ),
-            PieceKind::Advisor | PieceKind::Elephant => Bitboard::EMPTY,
-            _ => piece_attacks(piece, to, occ),
-        };
-        direct.has(ks)
+        // A discovered check by a piece that stays: only a line holding
+        // `from` or `to` (a vacated line or a new cannon screen) or a horse
+        // leg vacated by `from` can have changed, so only those are read.
+        let ours = self.by_color[us.index()] ^ from_bb;
+        let moved = from_bb | to_bb;
+        let mut found = Bitboard::EMPTY;
+        if (moved & rank).any() {
+            let (near, beyond) = attacks::rank_lines(ks, occ);
+            found |= (near & self.by_kind[PieceKind::Rook.index()])
+                | (beyond & self.by_kind[PieceKind::Cannon.index()]);
+        }
+        if (moved & file).any() {
+            let (near, beyond) = attacks::file_screens(ks, occ);
+            let liners =
+                self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::King.index()];
+            found |= (near & liners) | (beyond & self.by_kind[PieceKind::Cannon.index()]);
+        }
+        if (from_bb & attacks::horse_attacker_legs(ks)).any() {
+            found |= attacks::horse_attackers(ks, occ) & self.by_kind[PieceKind::Horse.index()];
+        }
+        (found & ours).any()
     }
 
     // ----- making moves --------------------------------------------------
