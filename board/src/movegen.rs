@@ -1,7 +1,7 @@
 //! Legal move generation.
 //!
-//! Moves are generated per piece kind against a target mask, then filtered
-//! for legality. Most moves need no real test: a move is only examined when
+//! Moves are generated per piece kind against a target mask and tested for
+//! legality as they are added. Most moves need no real test: a move is only examined when
 //! the king moves, the side is in check, the moving piece is one of the
 //! points whose vacating can expose the king (the first two blockers on each
 //! line from the king, the horse legs beside it), or it lands on an empty
@@ -12,7 +12,7 @@
 //! generated at all.
 
 use crate::attacks;
-use crate::{Bitboard, KingShield, Move, MoveList, PieceKind, Position};
+use crate::{Bitboard, KingShield, Move, MoveList, PieceKind, Position, Square};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,34 +79,44 @@ impl Position {
     /// [`Position::king_shield`] on this same position), for callers that
     /// needed it anyway to know whether they are in check.
     pub fn generate_with_shield(&self, kind: GenKind, shield: &KingShield, list: &mut MoveList) {
-        let start = list.len();
-        // Under a single check most pseudo-legal moves cannot answer it;
-        // skipping them before the legality test saves most of the test's
-        // cost in those nodes.
-        self.generate_targets(kind, Some(shield), list);
-        let moves = list.as_mut_slice();
-        let mut kept = start;
-        for i in start..moves.len() {
-            let m = moves[i];
-            let safe = !shield.is_risky(m.from(), m.to()) || self.king_safe_after(m);
-            if safe {
-                moves[kept] = m;
-                kept += 1;
+        // Each piece's targets are split once into those that need the full
+        // legality test and those that do not, so the usual piece (no test
+        // at all) pushes its moves without looking at each one. Under a
+        // single check most pseudo-legal moves cannot answer it and are not
+        // generated at all. Moves stay in generation order either way.
+        self.for_each_piece(kind, |from, set| {
+            let set = set & shield.answer_targets(from);
+            let risky = shield.risky_targets(from, set);
+            if risky.is_empty() {
+                for to in set {
+                    list.push(Move::new(from, to));
+                }
+            } else {
+                for to in set {
+                    let m = Move::new(from, to);
+                    if !risky.has(to) || self.king_safe_after(m) {
+                        list.push(m);
+                    }
+                }
             }
-        }
-        list.truncate(kept);
+        });
     }
 
     /// Appends the pseudo-legal moves of `kind` (legal by each piece's rules,
     /// perhaps leaving the king attacked).
     pub fn generate_pseudo(&self, kind: GenKind, list: &mut MoveList) {
-        self.generate_targets(kind, None, list);
+        self.for_each_piece(kind, |from, set| {
+            for to in set {
+                list.push(Move::new(from, to));
+            }
+        });
     }
 
-    /// [`Position::generate_pseudo`], leaving out the moves that `shield`
-    /// shows cannot answer a check (if given).
+    /// Calls `visit` with each piece of the side to move and the points it
+    /// may move to for moves of `kind` (pseudo-legal: the king may be left
+    /// attacked), in the generator's fixed order.
     #[inline]
-    fn generate_targets(&self, kind: GenKind, shield: Option<&KingShield>, list: &mut MoveList) {
+    fn for_each_piece(&self, kind: GenKind, mut visit: impl FnMut(Square, Bitboard)) {
         let us = self.side_to_move();
         let occ = self.occupied();
         let ours = self.color_bb(us);
@@ -116,12 +126,7 @@ impl Position {
             GenKind::Captures => theirs,
             GenKind::Quiets => !occ,
         };
-        let mut push_all = |from, set: Bitboard| {
-            let allowed = shield.map_or(Bitboard::FULL, |s| s.answer_targets(from));
-            for to in set & targets & allowed {
-                list.push(Move::new(from, to));
-            }
-        };
+        let mut push_all = |from, set: Bitboard| visit(from, set & targets);
         for from in self.pieces(us, PieceKind::Rook) {
             push_all(from, attacks::rook(from, occ));
         }

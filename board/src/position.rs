@@ -671,10 +671,15 @@ impl KingShield {
         }
     }
 
-    /// Whether a move from `from` to `to` needs a full legality test.
+    /// The points of `targets` where a move from `from` needs a full
+    /// legality test.
     #[inline]
-    pub(crate) fn is_risky(&self, from: Square, to: Square) -> bool {
-        self.risky_from.has(from) || self.risky_to.has(to)
+    pub(crate) fn risky_targets(&self, from: Square, targets: Bitboard) -> Bitboard {
+        if self.risky_from.has(from) {
+            targets
+        } else {
+            targets & self.risky_to
+        }
     }
 }
 
