@@ -22,7 +22,15 @@ impl Bitboard {
     /// The set holding `sq` only.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        // One u64 shift and a choice of half: cheaper on x86-64 than a u128
+        // shift by a variable amount (see `has`).
+        let i = sq.index();
+        let bit = 1u64 << (i & 63);
+        Bitboard(if i < 64 {
+            bit as u128
+        } else {
+            (bit as u128) << 64
+        })
     }
 
     /// The raw bits (bit `i` = point `i`).
@@ -52,7 +60,16 @@ impl Bitboard {
     /// Whether the set holds `sq`.
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        // Pick the 64-bit half first: a u128 shift by a variable amount is a
+        // double-word shift plus a select on x86-64, a u64 shift is one
+        // instruction.
+        let i = sq.index();
+        let half = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (i & 63) & 1 != 0
     }
 
     /// Number of points in the set.
@@ -94,13 +111,13 @@ impl Bitboard {
     /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+        Bitboard(self.0 | Bitboard::from_square(sq).0)
     }
 
     /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+        Bitboard(self.0 & !Bitboard::from_square(sq).0)
     }
 
     /// Union, usable in constant expressions.
