@@ -8,7 +8,8 @@ pyffish (`pip install pyffish`; ranks 1-10, converted here) and checks:
 * the final position (known rule difference: a cycle mixing checks and
   chases is forbidden in rules.md but a draw for Fairy-Stockfish, which
   judges perpetual check and perpetual chase separately; such games are
-  counted and listed as agreeing; likewise a chase cycle entered by a quiet
+  counted and listed as agreeing; so is a cycle judged by mate threats,
+  which Fairy-Stockfish has no rule for; likewise a chase cycle entered by a quiet
   move of the chaser, which pyffish 0.0.90 only rules on at the fourth
   occurrence because its chase window also takes the entering move: such
   verdicts are re-checked from the cycle's start): checkmate/stalemate -> pyffish has no legal move and
@@ -116,6 +117,13 @@ def check_game(g, stats):
             stats["known_mixed_attack_differences"] += 1
             print(f"game {g['index'] + 1} ({term}, {g['result']}): known difference, "
                   f"pyffish calls the mixed check/chase cycle a draw")
+        elif sign(value) != want and "[mate threat]" in g.get("reason", ""):
+            # Fairy-Stockfish has no mate-threat (杀) rule: to it a move
+            # threatening mate is idle, so a cycle rules.md judges by its
+            # mate threats ends differently there.
+            stats["known_mate_threat_differences"] += 1
+            print(f"game {g['index'] + 1} ({term}, {g['result']}): known difference, "
+                  f"pyffish has no mate-threat rule (value {value}, runner {want})")
         elif sign(value) != want:
             # pyffish 0.0.90 counts the move that entered the cycle in its
             # chase window, so a chase entered by a quiet move of the
@@ -201,7 +209,8 @@ def main():
     else:
         ap.error("give a JSON file or --pgn FILE")
     stats = {"games": 0, "agree": 0, "fsf_100ply_claims_earlier": 0,
-             "known_mixed_attack_differences": 0, "known_chase_window_differences": 0}
+             "known_mixed_attack_differences": 0, "known_chase_window_differences": 0,
+             "known_mate_threat_differences": 0}
     by_term = {}
     bad = 0
     for g in data["games"]:
@@ -225,6 +234,8 @@ def main():
           f"counted as agreeing): {stats['known_mixed_attack_differences']}")
     print(f"  chases pyffish only sees when judged from the cycle's start (its window takes the "
           f"entering move too; counted as agreeing): {stats['known_chase_window_differences']}")
+    print(f"  cycles judged by mate threats (Fairy-Stockfish has no mate-threat rule; counted as "
+          f"agreeing): {stats['known_mate_threat_differences']}")
     sys.exit(1 if bad else 0)
 
 
