@@ -241,6 +241,27 @@ static HORSE: [[(u128, u128); 4]; SQUARES] = {
     table
 };
 
+/// Per point, the union over its four paths of the blocking points (if
+/// `blocks`) or of the targets, of a (block, targets) table.
+const fn path_union(table: &[[(u128, u128); 4]; SQUARES], blocks: bool) -> [u128; SQUARES] {
+    let mut out = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            let (block, targets) = table[i][d];
+            out[i] |= if blocks { block } else { targets };
+            d += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Per point: every target of a horse there on an empty board, to rule
+/// out a horse check before looking at its legs.
+static HORSE_REACH: [u128; SQUARES] = path_union(&HORSE, false);
+
 /// Per point and diagonal neighbour: that neighbour (the leg of any horse
 /// attacking through it, as a one-point set) and the two horse points that
 /// attack through it; both empty where no horse can.
@@ -343,6 +364,10 @@ pub(crate) fn nearest_on_ray(dir: usize, set: Bitboard) -> Square {
     debug_assert!(set.any());
     Square::from_index_unchecked(nearest(dir, set.0))
 }
+
+/// Per point: its diagonal neighbours, the legs of the horses that may
+/// attack it.
+static HORSE_ATTACKER_LEGS: [u128; SQUARES] = path_union(&HORSE_ATTACKERS, true);
 
 /// Per diagonal neighbour of `sq`: the neighbour (a horse leg, as a
 /// one-point set) and the points from which a horse attacks `sq` through
@@ -458,8 +483,13 @@ pub fn horse_attackers(sq: Square, occupied: Bitboard) -> Bitboard {
 /// attack `sq`.
 #[inline]
 pub fn horse_attacker_legs(sq: Square) -> Bitboard {
-    let paths = &HORSE_ATTACKERS[sq.index()];
-    Bitboard(paths[0].0 | paths[1].0 | paths[2].0 | paths[3].0)
+    Bitboard(HORSE_ATTACKER_LEGS[sq.index()])
+}
+
+/// Points a horse on `sq` would attack on an empty board (no leg blocked).
+#[inline]
+pub fn horse_reach(sq: Square) -> Bitboard {
+    Bitboard(HORSE_REACH[sq.index()])
 }
 
 /// Points a pawn of `color` on `sq` attacks (forward; sideways once across).

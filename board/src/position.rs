@@ -454,7 +454,9 @@ impl Position {
         // need `to` on one of the king's lines, which is cheaper to test
         // than their attack sets.
         let direct = match piece.kind() {
-            PieceKind::Horse => attacks::horse(to, occ).has(ks),
+            // Most horse moves do not even reach the king: the legs are
+            // only read for those that do.
+            PieceKind::Horse => attacks::horse_reach(to).has(ks) && attacks::horse(to, occ).has(ks),
             PieceKind::Pawn => attacks::pawn(us, to).has(ks),
             PieceKind::Rook => (to_bb & (file | rank)).any() && attacks::rook(to, occ).has(ks),
             PieceKind::Cannon => {
