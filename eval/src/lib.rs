@@ -20,7 +20,8 @@
 //! - mobility of rooks, horses (legs), cannons (quiet moves plus capture
 //!   targets over one screen) and elephants (eyes);
 //! - king safety: points of the enemy palace attacked by rooks, horses and
-//!   cannons (beyond their screens); missing advisors and elephants against
+//!   cannons (beyond their screens); a king-danger table indexed by the
+//!   attack units of the pieces reaching the palace; missing advisors and elephants against
 //!   the enemy's horses, rooks and cannons; cannons on the enemy king's file
 //!   by number of pieces between (空头炮, screen, 当头炮); the bottom cannon
 //!   (沉底炮); rooks on the enemy king's file;
@@ -88,8 +89,9 @@ pub use table::TableError;
 pub use terms::{phase, Term, PHASE_MAX, PHASE_WEIGHTS};
 pub use trace::{features, trace_with, EvalFeatures, EvalTrace};
 pub use weights::{
-    pst_index, ParamGroup, Weights, WrongLength, ATTACKERS, CANNON_MOBILITY, ELEPHANT_MOBILITY,
-    HORSE_MOBILITY, PARAM_COUNT, PST_SIZE, ROOK_MOBILITY, SCORE_COUNT,
+    pst_index, ParamGroup, Weights, WrongLength, ATTACKERS, ATTACK_UNITS, CANNON_MOBILITY,
+    ELEPHANT_MOBILITY, HORSE_MOBILITY, KING_DANGER, PARAM_COUNT, PST_SIZE, ROOK_MOBILITY,
+    SCORE_COUNT,
 };
 
 use shuai_board::{Color, Position};

@@ -4,7 +4,7 @@
 
 use crate::endgame;
 use crate::score::Score;
-use crate::weights::{pst_index, Weights, PST_SIZE};
+use crate::weights::{pst_index, Weights, ATTACK_UNITS, KING_DANGER, PST_SIZE};
 use shuai_board::attacks;
 use shuai_board::{Bitboard, Color, File, PieceKind, Position, Rank, Square};
 use std::mem::{offset_of, size_of};
@@ -20,6 +20,8 @@ pub enum Term {
     Mobility,
     /// Points of the enemy palace attacked by rooks, horses and cannons.
     PalaceAttack,
+    /// The attackers of the enemy palace together.
+    KingDanger,
     /// Missing advisors and elephants against the enemy's attackers.
     MissingDefenders,
     /// Cannons on the enemy king's file (空头炮 and 当头炮).
@@ -38,7 +40,7 @@ pub enum Term {
 
 impl Term {
     /// Number of terms.
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 12;
 
     /// All terms in report order.
     pub const ALL: [Term; Term::COUNT] = [
@@ -46,6 +48,7 @@ impl Term {
         Term::Placement,
         Term::Mobility,
         Term::PalaceAttack,
+        Term::KingDanger,
         Term::MissingDefenders,
         Term::CannonKingFile,
         Term::BottomCannon,
@@ -68,6 +71,7 @@ impl Term {
             Term::Placement => "Placement (PST)",
             Term::Mobility => "Mobility",
             Term::PalaceAttack => "Palace attacks",
+            Term::KingDanger => "King danger",
             Term::MissingDefenders => "Missing defenders",
             Term::CannonKingFile => "Cannon on king file",
             Term::BottomCannon => "Bottom cannon",
@@ -234,6 +238,28 @@ fn enemy_back_rank(color: Color) -> Bitboard {
     Bitboard::rank(Rank::ALL[if color == Color::Red { 9 } else { 0 }])
 }
 
+/// The points from which a pawn of `us` can step into the enemy palace:
+/// files c–g, from the enemy's palace ranks and the rank before them.
+#[inline(always)]
+fn their_palace_zone(us: Color) -> Bitboard {
+    static ZONES: [Bitboard; 2] = {
+        let (mut red, mut black) = (0u128, 0u128);
+        let mut i = 0;
+        while i < 90 {
+            let (f, r) = (i % 9, i / 9);
+            if f >= 2 && f <= 6 && r >= 6 {
+                red |= 1 << i;
+            }
+            if f >= 2 && f <= 6 && r <= 3 {
+                black |= 1 << i;
+            }
+            i += 1;
+        }
+        [Bitboard::from_bits(red), Bitboard::from_bits(black)]
+    };
+    ZONES[us.index()]
+}
+
 /// Material, placement, mobility, attacks and structure of `us`'s pieces.
 #[inline(always)]
 fn pieces<S: Sink, const US: usize>(
@@ -253,6 +279,8 @@ fn pieces<S: Sink, const US: usize>(
     let king_file = file_mask(their_king.file());
     let their_palace = Bitboard::palace(them);
     let their_back_rank = enemy_back_rank(us);
+    // Attack units of the pieces reaching the enemy palace.
+    let mut units = 0;
 
     // Placement of one piece; the loops count the pieces for material.
     macro_rules! place {
@@ -308,6 +336,7 @@ fn pieces<S: Sink, const US: usize>(
                 palace_attack[0],
                 count_in_half(pa, them)
             );
+            units += ATTACK_UNITS[PieceKind::Horse.index()];
         }
     }
     material!(PieceKind::Horse);
@@ -329,6 +358,7 @@ fn pieces<S: Sink, const US: usize>(
                 palace_attack[1],
                 count_in_half(pa, them)
             );
+            units += ATTACK_UNITS[PieceKind::Rook.index()];
         }
         let file = file_mask(sq.file());
         if (file & all_pawns).is_empty() {
@@ -367,6 +397,7 @@ fn pieces<S: Sink, const US: usize>(
                 palace_attack[2],
                 count_in_half(pa, them)
             );
+            units += ATTACK_UNITS[PieceKind::Cannon.index()];
         }
         if sq.file() == their_king.file() {
             // The king ends the line (nothing between), ends it beyond one
@@ -399,6 +430,19 @@ fn pieces<S: Sink, const US: usize>(
     for sq in own_pawns {
         place!(PieceKind::Pawn, sq);
     }
+    for sq in own_pawns & their_palace_zone(us) {
+        if (attacks::pawn(us, sq) & their_palace).any() {
+            units += ATTACK_UNITS[PieceKind::Pawn.index()];
+        }
+    }
+    add!(
+        sink,
+        w,
+        Term::KingDanger,
+        us,
+        king_danger[units.min(KING_DANGER - 1)],
+        1
+    );
     material!(PieceKind::Pawn);
     let crossed = own_pawns & !Bitboard::own_half(us);
     if crossed.more_than_one() {

@@ -24,6 +24,15 @@ pub const CANNON_MOBILITY: usize = 18;
 /// Entries of the elephant mobility table (0..=4).
 pub const ELEPHANT_MOBILITY: usize = 5;
 
+/// Entries of the king-danger table (attack units 0..=15).
+pub const KING_DANGER: usize = 16;
+
+/// Attack units a piece adds to [`Weights::king_danger`] when it attacks a
+/// point of the enemy palace, by [`PieceKind::index`]: rook 3, horse and
+/// cannon 2, a crossed pawn 1. Fixed, not tuned: they choose the table
+/// entry; the table's values are what the tuner learns.
+pub const ATTACK_UNITS: [usize; 7] = [0, 0, 0, 2, 3, 2, 1];
+
 /// The attacking kinds the king-safety arrays are indexed by, in order:
 /// `[horse, rook, cannon]`.
 pub const ATTACKERS: [PieceKind; 3] = [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon];
@@ -147,6 +156,10 @@ weights! {
     /// Per point of the enemy palace attacked, by attacker ([`ATTACKERS`]
     /// order). A cannon counts the points it controls beyond its screens.
     palace_attack: [Score; 3],
+    /// King danger by the attack units ([`ATTACK_UNITS`]) of the pieces
+    /// attacking the enemy palace, capped at the last entry: a table, so
+    /// that several attackers together can be worth more than their sum.
+    king_danger: [Score; KING_DANGER],
     /// Per missing own advisor per enemy attacker of the kind ([`ATTACKERS`]
     /// order). Negative: a penalty.
     missing_advisor: [Score; 3],
@@ -493,6 +506,7 @@ impl Weights {
         ),
         mobility_elephant: pairs([-8, -2, 2, 4, 5], [-6, -2, 1, 3, 4]),
         palace_attack: [s(8, 4), s(6, 4), s(6, 3)],
+        king_danger: [Score::ZERO; KING_DANGER],
         missing_advisor: [s(-14, -18), s(-18, -28), s(-8, -10)],
         missing_elephant: [s(-5, -8), s(-8, -12), s(-18, -24)],
         cannon_king_file: [s(70, 30), s(10, 5), s(20, 5)],

@@ -217,6 +217,37 @@ fn central_cannon_terms() {
 }
 
 #[test]
+fn king_danger_counts_the_attack_units_on_the_palace() {
+    // Red: rook d5 (reaches d7-d9: 3 units), horse f5 (reaches e7: 2),
+    // pawn e6 (steps to e7: 1) = 6 units. Black attacks nothing: 0.
+    let p = pos("4k4/9/9/4P4/3R1N3/9/9/9/9/4K4 w");
+    let first = Weights::GROUPS
+        .iter()
+        .find(|g| g.name == "king_danger")
+        .unwrap()
+        .first;
+    let coefficient = |units: usize| {
+        let f = features(&p);
+        f.coefficients
+            .iter()
+            .find(|&&(i, _)| i as usize == first + units)
+            .map_or(0, |&(_, c)| c)
+    };
+    assert_eq!(coefficient(6), 1);
+    assert_eq!(coefficient(0), -1);
+    assert_eq!((1..16).filter(|&u| coefficient(u) != 0).count(), 1);
+    // With weights in the table the trace shows them for Red only.
+    let mut w = Weights::DEFAULT;
+    w.king_danger[6] = shuai_eval::s(90, 30);
+    let t = shuai_eval::trace_with(&p, &w);
+    assert_eq!(t.term(Term::KingDanger, Color::Red), shuai_eval::s(90, 30));
+    assert_eq!(
+        t.term(Term::KingDanger, Color::Black),
+        shuai_eval::Score::ZERO
+    );
+}
+
+#[test]
 fn display_prints_every_term() {
     let text = trace(&pos(FENS[1])).to_string();
     for term in Term::ALL {
