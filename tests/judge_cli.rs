@@ -68,7 +68,7 @@ fn eval_prints_every_term_and_the_total() {
     for term in ["Material", "Mobility", "Tempo", "Total"] {
         assert!(out.contains(term), "{term} missing in\n{out}");
     }
-    assert!(out.contains("Final (Red to move): +20"), "{out}");
+    assert!(out.contains("Final (Red to move): +12"), "{out}");
 }
 
 #[test]

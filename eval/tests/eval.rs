@@ -238,6 +238,7 @@ fn king_danger_counts_the_attack_units_on_the_palace() {
     assert_eq!((1..16).filter(|&u| coefficient(u) != 0).count(), 1);
     // With weights in the table the trace shows them for Red only.
     let mut w = Weights::DEFAULT;
+    w.king_danger = [shuai_eval::Score::ZERO; shuai_eval::KING_DANGER];
     w.king_danger[6] = shuai_eval::s(90, 30);
     let t = shuai_eval::trace_with(&p, &w);
     assert_eq!(t.term(Term::KingDanger, Color::Red), shuai_eval::s(90, 30));
@@ -255,4 +256,22 @@ fn display_prints_every_term() {
     }
     assert!(text.contains("Phase"));
     assert!(text.contains("Final (Red to move)"));
+}
+
+#[test]
+fn the_hand_set_table_reads_back_and_differs_from_the_tuned_weights() {
+    let hand_set = Weights::from_table(include_str!("../tables/hand-set.txt")).unwrap();
+    assert_ne!(hand_set, Weights::DEFAULT);
+    // The hand-set values had the rook at 950/1020 and no king-danger table.
+    assert_eq!(
+        hand_set.material[shuai_board::PieceKind::Rook.index()],
+        shuai_eval::s(950, 1020)
+    );
+    assert!(hand_set
+        .king_danger
+        .iter()
+        .all(|&x| x == shuai_eval::Score::ZERO));
+    // Both evaluate the start position as the tempo bonus alone.
+    let start = Position::startpos();
+    assert_eq!(evaluate_with(&start, &hand_set), hand_set.tempo.mg);
 }
