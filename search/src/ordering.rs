@@ -101,11 +101,8 @@ impl MovePicker {
             scores[i] = if Some(m) == hints.tt_move {
                 TT_MOVE
             } else if is_capture(pos, m) {
-                if good_capture(pos, m, 0) {
-                    GOOD_CAPTURE + mvv_lva(pos, m)
-                } else {
-                    BAD_CAPTURE + mvv_lva(pos, m)
-                }
+                // Good until `next` finds otherwise (see there).
+                GOOD_CAPTURE + mvv_lva(pos, m)
             } else if m == hints.killers[0] {
                 KILLER[0]
             } else if m == hints.killers[1] {
@@ -138,16 +135,30 @@ impl MovePicker {
         }
     }
 
-    /// The next move, best first. `quiet_score` gives the history score of
-    /// a quiet move; it is called (for all remaining quiet moves at once)
-    /// only when the quiet moves are reached.
+    /// The next move in `pos`, best first. `quiet_score` gives the history
+    /// score of a quiet move; it is called (for all remaining quiet moves
+    /// at once) only when the quiet moves are reached.
     #[inline]
-    pub fn next(&mut self, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
+    pub fn next(&mut self, pos: &Position, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
         let mut best = self.best_remaining();
+        // Captures wait in the good band until they lead, and only then
+        // does SEE move a losing one down to the bad band, so SEE runs
+        // only for captures a cutoff does not make moot. The order is the
+        // same as with every capture placed by SEE at once: a capture that
+        // does not lead loses to the leader in either band, and the
+        // demoted one is the only score changed before the search again.
+        while (GOOD_CAPTURE..TT_MOVE).contains(&self.scores[best]) {
+            let m = self.moves[best];
+            if good_capture(pos, m, 0) {
+                break;
+            }
+            self.scores[best] += BAD_CAPTURE - GOOD_CAPTURE;
+            best = self.best_remaining();
+        }
         if self.quiets_pending && self.scores[best] == QUIET_PENDING {
             self.quiets_pending = false;
             for i in self.next..n {
@@ -235,7 +246,8 @@ mod tests {
                 quiets_pending: false,
             };
             picker.scores[..len].copy_from_slice(&scores[..len]);
-            let order: Vec<Move> = std::iter::from_fn(|| picker.next(|_| 0)).collect();
+            let pos = Position::startpos();
+            let order: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, |_| 0)).collect();
             let expected: Vec<Move> = expected.iter().map(|&(_, m)| m).collect();
             assert_eq!(order, expected, "{len} moves");
         }
@@ -253,7 +265,7 @@ mod tests {
             counter: Move::NULL,
         };
         let mut picker = MovePicker::new(&pos, pos.legal_moves(), &hints);
-        let order: Vec<String> = std::iter::from_fn(|| picker.next(|_| 0))
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(&pos, |_| 0))
             .map(|m| m.to_string())
             .collect();
         assert_eq!(order[0], "e0e1");

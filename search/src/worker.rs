@@ -432,7 +432,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let original_alpha = alpha;
-        while let Some(m) = picker.next(|m| self.quiet_score(ply, m)) {
+        while let Some(m) = picker.next(&self.pos, |m| self.quiet_score(ply, m)) {
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;
@@ -630,7 +630,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_move = None;
         let mut picker = MovePicker::captures(&self.pos, moves);
-        while let Some(m) = picker.next(|_| 0) {
+        while let Some(m) = picker.next(&self.pos, |_| 0) {
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
                 let victim = self
