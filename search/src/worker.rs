@@ -408,10 +408,10 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
-        let mut moves = MoveList::new();
+        let mut picker = MovePicker::new();
         self.pos
-            .generate_with_shield(GenKind::All, &shield, &mut moves);
-        if moves.is_empty() {
+            .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
+        if picker.is_empty() {
             // Checkmate and stalemate both lose in Xiangqi.
             return mated_in(ply);
         }
@@ -425,7 +425,7 @@ impl<'a> Worker<'a> {
             killers: self.frames[ply].killers,
             counter: prev.map_or(Move::NULL, |p| self.history.counter(p)),
         };
-        let mut picker = MovePicker::new(&self.pos, moves, &hints);
+        picker.score(&self.pos, &hints);
 
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -605,13 +605,13 @@ impl<'a> Worker<'a> {
         }
         let mut best;
         let eval;
-        let mut moves = MoveList::new();
+        let mut picker = MovePicker::new();
         if in_check {
             eval = -INFINITE;
             best = -INFINITE;
             self.pos
-                .generate_with_shield(GenKind::All, &shield, &mut moves);
-            if moves.is_empty() {
+                .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
+            if picker.is_empty() {
                 return mated_in(ply);
             }
         } else {
@@ -625,11 +625,11 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(eval);
             best = eval;
             self.pos
-                .generate_with_shield(GenKind::Captures, &shield, &mut moves);
+                .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        let mut picker = MovePicker::captures(&self.pos, moves);
+        picker.score_captures(&self.pos);
         while let Some(m) = picker.next(&self.pos, |_| 0) {
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
