@@ -409,6 +409,13 @@ fn quit_and_end_of_input() {
     assert_eq!(rest.last().unwrap(), "bye");
     assert_eq!(finals(&rest), 1);
 
+    // The end of input during a search acts as quit: one best move, then
+    // `bye`.
+    let (mut e, _) = ucci();
+    let rest = e.end_input_during_search();
+    assert_eq!(rest.last().unwrap(), "bye", "{rest:?}");
+    assert!(is_final(&rest[rest.len() - 2]), "{rest:?}");
+
     let (mut e, _) = ucci();
     e.close_input();
     let (status, _) = e.wait_exit(Duration::from_secs(2));

@@ -497,6 +497,14 @@ impl Engine {
             .is_some_and(|r| !r.decided.load(Ordering::SeqCst))
     }
 
+    /// Whether a search was started and not yet collected with
+    /// [`Engine::wait`] (it may still be searching or have decided). Only
+    /// [`Engine::go`] and [`Engine::wait`] change this, so unlike
+    /// [`Engine::is_searching`] it cannot change while the caller looks.
+    pub fn has_search(&self) -> bool {
+        self.running.is_some()
+    }
+
     /// Whether a search has decided on its move (it is reporting it or has
     /// reported it) and waits to be collected with [`Engine::wait`].
     pub fn has_decided(&self) -> bool {
@@ -1027,6 +1035,44 @@ mod tests {
         assert_eq!(best.len(), 2);
         assert!(best.iter().all(|o| o.best_move.is_some()));
         assert!(*sink.infos.lock().unwrap() > 0);
+    }
+
+    /// A listener whose `best_move` takes its time (a slow pipe).
+    #[derive(Default)]
+    struct SlowSink {
+        best: Mutex<Vec<Outcome>>,
+    }
+
+    impl Listener for SlowSink {
+        fn info(&self, _: &Event) {}
+        fn best_move(&self, o: &Outcome) {
+            std::thread::sleep(Duration::from_millis(300));
+            self.best.lock().unwrap().push(o.clone());
+        }
+    }
+
+    #[test]
+    fn stop_then_wait_returns_after_the_best_move_is_reported() {
+        // The protocol's `quit` and end of input rely on this: once
+        // `wait` returns, the best move is out, however slow the report.
+        let infinite = GoParams {
+            infinite: true,
+            ..GoParams::default()
+        };
+        let mut e = Engine::new();
+        let sink = Arc::new(SlowSink::default());
+        e.go(infinite.clone(), sink.clone());
+        e.stop();
+        assert!(e.wait().is_some_and(|o| o.best_move.is_some()));
+        assert_eq!(sink.best.lock().unwrap().len(), 1);
+        assert!(!e.has_search());
+        // Dropping the engine mid-search also waits for the report.
+        let sink = Arc::new(SlowSink::default());
+        let mut e = Engine::new();
+        e.go(infinite, sink.clone());
+        assert!(e.has_search());
+        drop(e);
+        assert_eq!(sink.best.lock().unwrap().len(), 1);
     }
 
     #[test]

@@ -143,13 +143,13 @@ impl Engine {
         lines
     }
 
-    /// Waits for the process to exit; returns its status and the lines it
-    /// printed meanwhile.
+    /// Waits for the process to exit; returns its status and every line it
+    /// printed that was not read yet.
     pub fn wait_exit(&mut self, timeout: Duration) -> (ExitStatus, Vec<String>) {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                let rest = self.quiet_for(Duration::from_millis(100));
+                let rest = self.rest_of_output();
                 return (status, rest);
             }
             if Instant::now() > deadline {
@@ -161,6 +161,45 @@ impl Engine {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// Every line still to come, up to the end of the engine's stdout.
+    ///
+    /// Reads until the reader thread hits the end of the pipe rather than
+    /// for a fixed grace: on a loaded machine that thread may be scheduled
+    /// long after the engine exited, and the lines it printed last (the
+    /// `bestmove` of a search stopped by `quit` or the end of input) are
+    /// still in the pipe.
+    fn rest_of_output(&mut self) -> Vec<String> {
+        let deadline = Instant::now() + REPLY;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    lines.push(line);
+                }
+                Err(RecvTimeoutError::Disconnected) => return lines,
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "stdout still open {REPLY:?} after the engine exited; transcript:\n{}",
+                    self.context()
+                ),
+            }
+        }
+    }
+
+    /// Starts an infinite search, closes stdin during it and waits for the
+    /// engine to exit: checks that it exits with success after exactly one
+    /// `bestmove`/`nobestmove`, and returns the lines it printed last.
+    pub fn end_input_during_search(&mut self) -> Vec<String> {
+        self.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        self.close_input();
+        let (status, rest) = self.wait_exit(Duration::from_secs(2));
+        assert!(status.success(), "{status:?}");
+        assert_eq!(finals(&rest), 1, "{rest:?}");
+        rest
     }
 
     /// Whether the process is still running.

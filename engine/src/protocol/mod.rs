@@ -255,7 +255,13 @@ impl Controller {
         if self.engine.has_decided() && self.finish_search() == Flow::Quit {
             return Flow::Quit;
         }
-        if self.engine.is_searching() {
+        // Dispatch on whether a search is still to be collected, not on
+        // whether it is still searching: the search thread may decide
+        // right after the check above, and an uncollected search must not
+        // be taken for idle (a `quit` would print `bye` before its
+        // `bestmove`, a UCCI `stop` a `nobestmove` besides it). Only this
+        // thread collects searches, so this cannot change under us.
+        if self.engine.has_search() {
             self.on_busy_line(&cmd, &tokens, line)
         } else {
             self.on_idle_line(&cmd, &tokens, line)
@@ -279,11 +285,7 @@ impl Controller {
                 self.engine.ponderhit(draw);
             }
             "probe" => self.probe(&tokens[1..]),
-            "quit" => {
-                self.engine.stop();
-                self.engine.wait();
-                return self.quit();
-            }
+            "quit" => return self.quit(),
             "go" if !batch => {
                 // An implicit stop: the running search answers first.
                 self.engine.stop();
@@ -377,7 +379,13 @@ impl Controller {
         });
     }
 
+    /// `quit` and the end of input: a running search is stopped and
+    /// collected first, so its `bestmove` (printed and flushed by the
+    /// search thread before it ends) is out before `bye` and before the
+    /// process exits, whichever path led here.
     fn quit(&mut self) -> Flow {
+        self.engine.stop();
+        self.engine.wait();
         if self.dialect == Dialect::Ucci {
             self.out.line("bye");
         }
@@ -499,6 +507,58 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    /// A writer that takes its time over `bestmove` lines, like a pipe to
+    /// a GUI on a loaded machine.
+    #[derive(Clone, Default)]
+    struct SlowBestmove(Shared);
+
+    impl Write for SlowBestmove {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            if b.starts_with(b"bestmove") {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            self.0.write(b)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn quit_and_end_of_input_wait_for_a_slow_bestmove() {
+        // (input, whether UCCI): the end of input or `quit` arrives while
+        // an infinite or a short search runs.
+        let cases = [
+            ("uci\ngo infinite\n", false),
+            ("uci\ngo infinite\nquit\n", false),
+            ("uci\ngo depth 1\n", false),
+            ("ucci\ngo infinite\n", true),
+            ("ucci\ngo infinite\nquit\n", true),
+            ("ucci\ngo depth 1\nquit\n", true),
+        ];
+        for (input, ucci) in cases {
+            let out = SlowBestmove::default();
+            run(Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap();
+            // Everything is written by the time `run` returns (the process
+            // exits right after it).
+            let bytes = out.0 .0.lock().unwrap().clone();
+            let text = String::from_utf8(bytes).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let finals: Vec<&&str> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+            assert_eq!(finals.len(), 1, "{input:?}: {lines:?}");
+            assert!(!finals[0].contains("(none)"), "{input:?}: {lines:?}");
+            let tail: &[&str] = if ucci {
+                &lines[lines.len() - 2..]
+            } else {
+                &lines[lines.len() - 1..]
+            };
+            assert!(tail[0].starts_with("bestmove "), "{input:?}: {lines:?}");
+            if ucci {
+                assert_eq!(tail[1], "bye", "{input:?}: {lines:?}");
+            }
+        }
     }
 
     #[test]
