@@ -154,11 +154,16 @@ impl MovePicker {
         }
     }
 
-    /// The next move in `pos`, best first. `quiet_score` gives the history
-    /// score of a quiet move; it is called (for all remaining quiet moves
-    /// at once) only when the quiet moves are reached.
+    /// The next move in `pos`, best first. `quiet_scorer` makes the
+    /// function giving the history score of a quiet move; both are called
+    /// (for all remaining quiet moves at once) only when the quiet moves
+    /// are reached, so a node cut off before them looks up no history.
     #[inline]
-    pub fn next(&mut self, pos: &Position, quiet_score: impl Fn(Move) -> i32) -> Option<Move> {
+    pub fn next<F: Fn(Move) -> i32>(
+        &mut self,
+        pos: &Position,
+        quiet_scorer: impl FnOnce() -> F,
+    ) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
@@ -180,6 +185,7 @@ impl MovePicker {
         }
         if self.quiets_pending && self.scores[best] == QUIET_PENDING {
             self.quiets_pending = false;
+            let quiet_score = quiet_scorer();
             for i in self.next..n {
                 if self.scores[i] == QUIET_PENDING {
                     let score = quiet_score(self.moves[i]);
@@ -266,7 +272,7 @@ mod tests {
             };
             picker.scores[..len].copy_from_slice(&scores[..len]);
             let pos = Position::startpos();
-            let order: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, |_| 0)).collect();
+            let order: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, || |_| 0)).collect();
             let expected: Vec<Move> = expected.iter().map(|&(_, m)| m).collect();
             assert_eq!(order, expected, "{len} moves");
         }
@@ -286,7 +292,7 @@ mod tests {
         let mut picker = MovePicker::new();
         *picker.moves_mut() = pos.legal_moves();
         picker.score(&pos, &hints);
-        let order: Vec<String> = std::iter::from_fn(|| picker.next(&pos, |_| 0))
+        let order: Vec<String> = std::iter::from_fn(|| picker.next(&pos, || |_| 0))
             .map(|m| m.to_string())
             .collect();
         assert_eq!(order[0], "e0e1");

@@ -286,22 +286,21 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn quiet_score(&self, ply: usize, m: Move) -> i32 {
-        let side = self.pos.side_to_move();
-        let piece = self.pos.piece_at(m.from()).expect("move has a piece");
-        let now = PieceTo { piece, to: m.to() };
-        let mut s = self.history.butterfly(side, m);
-        if ply >= 1 {
-            if let Some(prev) = self.frames[ply - 1].played {
-                s += self.history.continuation(prev, now);
-            }
-        }
-        if ply >= 2 {
-            if let Some(prev) = self.frames[ply - 2].played {
-                s += self.history.continuation(prev, now);
-            }
-        }
-        s
+    /// The moves that led to the node at `ply` (the last, then the one
+    /// before), for continuation history.
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            if ply >= 1 {
+                self.frames[ply - 1].played
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.frames[ply - 2].played
+            } else {
+                None
+            },
+        ]
     }
 
     /// The principal variation search below the root.
@@ -415,15 +414,12 @@ impl<'a> Worker<'a> {
             // Checkmate and stalemate both lose in Xiangqi.
             return mated_in(ply);
         }
-        let prev = if ply >= 1 {
-            self.frames[ply - 1].played
-        } else {
-            None
-        };
+        let prevs = self.previous_moves(ply);
+        let side = self.pos.side_to_move();
         let hints = OrderingHints {
             tt_move,
             killers: self.frames[ply].killers,
-            counter: prev.map_or(Move::NULL, |p| self.history.counter(p)),
+            counter: prevs[0].map_or(Move::NULL, |p| self.history.counter(p)),
         };
         picker.score(&self.pos, &hints);
 
@@ -432,7 +428,11 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let original_alpha = alpha;
-        while let Some(m) = picker.next(&self.pos, |m| self.quiet_score(ply, m)) {
+        while let Some(m) = picker.next(&self.pos, || {
+            let scorer = self.history.quiet_scorer(side, prevs);
+            let pos = &self.pos;
+            move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
+        }) {
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;
@@ -446,7 +446,13 @@ impl<'a> Worker<'a> {
                     if depth <= 6 && eval + 120 + 100 * depth <= alpha {
                         continue;
                     }
-                    if depth <= 4 && self.quiet_score(ply, m) < -3000 * depth {
+                    if depth <= 4
+                        && self
+                            .history
+                            .quiet_scorer(side, prevs)
+                            .score(self.pos.piece_at(m.from()).expect("move has a piece"), m)
+                            < -3000 * depth
+                    {
                         continue;
                     }
                 } else if capture
@@ -539,18 +545,7 @@ impl<'a> Worker<'a> {
 
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &MoveList) {
         let side = self.pos.side_to_move();
-        let prevs = [
-            if ply >= 1 {
-                self.frames[ply - 1].played
-            } else {
-                None
-            },
-            if ply >= 2 {
-                self.frames[ply - 2].played
-            } else {
-                None
-            },
-        ];
+        let prevs = self.previous_moves(ply);
         let b = bonus(depth);
         let piece_to = |pos: &Position, m: Move| PieceTo {
             piece: pos.piece_at(m.from()).expect("move has a piece"),
@@ -630,7 +625,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_move = None;
         picker.score_captures(&self.pos);
-        while let Some(m) = picker.next(&self.pos, |_| 0) {
+        while let Some(m) = picker.next(&self.pos, || |_| 0) {
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
                 let victim = self
