@@ -34,13 +34,19 @@ pub enum Term {
     RookFiles,
     /// Connected crossed pawns and pawns stuck on the last rank.
     Pawns,
+    /// Enemy pieces attacked and undefended, or attacked by lesser pieces.
+    Threats,
+    /// Enemy pieces pinned to their king by rooks and cannons.
+    Pins,
+    /// Own pieces defended by own pieces.
+    Protection,
     /// The side to move's bonus.
     Tempo,
 }
 
 impl Term {
     /// Number of terms.
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 15;
 
     /// All terms in report order.
     pub const ALL: [Term; Term::COUNT] = [
@@ -55,6 +61,9 @@ impl Term {
         Term::RookKingFile,
         Term::RookFiles,
         Term::Pawns,
+        Term::Threats,
+        Term::Pins,
+        Term::Protection,
         Term::Tempo,
     ];
 
@@ -78,6 +87,9 @@ impl Term {
             Term::RookKingFile => "Rook on king file",
             Term::RookFiles => "Rook open files",
             Term::Pawns => "Pawn structure",
+            Term::Threats => "Threats",
+            Term::Pins => "Pins",
+            Term::Protection => "Protected pieces",
             Term::Tempo => "Tempo",
         }
     }
@@ -224,8 +236,10 @@ pub(crate) fn run<S: Sink>(pos: &Position, w: &Weights, sink: &mut S) -> Counts 
     let mut counts: Counts = [[0; 7]; 2];
     // One copy of the code per side, so that every colour test, mask and
     // accumulator index is a constant.
-    pieces::<S, 0>(pos, w, sink, occ, pawns, &mut counts[0]);
-    pieces::<S, 1>(pos, w, sink, occ, pawns, &mut counts[1]);
+    let red = pieces::<S, 0>(pos, w, sink, occ, pawns, &mut counts[0]);
+    let black = pieces::<S, 1>(pos, w, sink, occ, pawns, &mut counts[1]);
+    threats::<S, 0>(pos, w, sink, &red, &black);
+    threats::<S, 1>(pos, w, sink, &black, &red);
     missing_defenders::<S, 0>(w, sink, &counts);
     missing_defenders::<S, 1>(w, sink, &counts);
     add!(sink, w, Term::Tempo, pos.side_to_move(), tempo, 1);
@@ -260,7 +274,37 @@ fn their_palace_zone(us: Color) -> Bitboard {
     ZONES[us.index()]
 }
 
-/// Material, placement, mobility, attacks and structure of `us`'s pieces.
+/// The points one side's pieces attack, occupied or not, whoever stands
+/// there (so a piece on them is defended if it is the side's own). Pins and
+/// the flying general are ignored.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct AttackMap {
+    /// Attacked by any piece.
+    all: Bitboard,
+    /// Attacked by a pawn, advisor or elephant.
+    low: Bitboard,
+    /// Attacked by a horse or cannon.
+    mid: Bitboard,
+}
+
+/// The pieces of `them` pinned to their king on `king` by a rook (`screens`
+/// = 1) or cannon (`screens` = 2) of the other side on `sq`: the pieces
+/// between, when there are exactly `screens` of them.
+#[inline(always)]
+fn pinned_by(sq: Square, king: Square, occ: Bitboard, theirs: Bitboard, screens: u32) -> Bitboard {
+    if sq.file() != king.file() && sq.rank() != king.rank() {
+        return Bitboard::EMPTY;
+    }
+    let between = attacks::between(sq, king) & occ;
+    if between.count() == screens {
+        between & theirs
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
+/// Material, placement, mobility, attacks and structure of `us`'s pieces;
+/// returns the points they attack.
 #[inline(always)]
 fn pieces<S: Sink, const US: usize>(
     pos: &Position,
@@ -269,7 +313,7 @@ fn pieces<S: Sink, const US: usize>(
     occ: Bitboard,
     all_pawns: Bitboard,
     counts: &mut [i32; 7],
-) {
+) -> AttackMap {
     let us = Color::ALL[US];
     let them = !us;
     let own = pos.color_bb(us);
@@ -281,6 +325,8 @@ fn pieces<S: Sink, const US: usize>(
     let their_back_rank = enemy_back_rank(us);
     // Attack units of the pieces reaching the enemy palace.
     let mut units = 0;
+    let mut map = AttackMap::default();
+    let mut pins = Bitboard::EMPTY;
 
     // Placement of one piece; the loops count the pieces for material.
     macro_rules! place {
@@ -306,15 +352,18 @@ fn pieces<S: Sink, const US: usize>(
 
     for sq in pos.pieces(us, PieceKind::King) {
         place!(PieceKind::King, sq);
+        map.all |= attacks::king(sq);
     }
     for sq in pos.pieces(us, PieceKind::Advisor) {
         place!(PieceKind::Advisor, sq);
+        map.low |= attacks::advisor(sq);
     }
     material!(PieceKind::Advisor);
 
     // Elephants: mobility (eyes honoured).
     for sq in pos.pieces(us, PieceKind::Elephant) {
         place!(PieceKind::Elephant, sq);
+        map.low |= attacks::elephant(sq, occ);
         let mob = elephant_mobility::<US>(sq, occ, own);
         add!(sink, w, Term::Mobility, us, mobility_elephant[mob], 1);
     }
@@ -324,6 +373,7 @@ fn pieces<S: Sink, const US: usize>(
     for sq in pos.pieces(us, PieceKind::Horse) {
         place!(PieceKind::Horse, sq);
         let att = attacks::horse(sq, occ);
+        map.mid |= att;
         let mob = count_near(att & not_own, sq) as usize;
         add!(sink, w, Term::Mobility, us, mobility_horse[mob], 1);
         let pa = att & their_palace;
@@ -346,6 +396,8 @@ fn pieces<S: Sink, const US: usize>(
     for sq in pos.pieces(us, PieceKind::Rook) {
         place!(PieceKind::Rook, sq);
         let att = attacks::rook(sq, occ);
+        map.all |= att;
+        pins |= pinned_by(sq, their_king, occ, enemy, 1);
         let mob = (att & not_own).count() as usize;
         add!(sink, w, Term::Mobility, us, mobility_rook[mob], 1);
         let pa = att & their_palace;
@@ -384,6 +436,8 @@ fn pieces<S: Sink, const US: usize>(
         let screens = lines & occ;
         let through = occ ^ screens;
         let beyond = attacks::rook(sq, through);
+        map.mid |= beyond & through;
+        pins |= pinned_by(sq, their_king, occ, enemy, 2);
         let captures = beyond & through & enemy;
         let mob = ((lines & !occ) | captures).count() as usize;
         add!(sink, w, Term::Mobility, us, mobility_cannon[mob], 1);
@@ -429,6 +483,7 @@ fn pieces<S: Sink, const US: usize>(
     // Pawns: side-by-side crossed pawns, pawns on the last rank.
     for sq in own_pawns {
         place!(PieceKind::Pawn, sq);
+        map.low |= attacks::pawn(us, sq);
     }
     for sq in own_pawns & their_palace_zone(us) {
         if (attacks::pawn(us, sq) & their_palace).any() {
@@ -453,6 +508,78 @@ fn pieces<S: Sink, const US: usize>(
     let bottom = own_pawns & their_back_rank;
     if bottom.any() {
         add!(sink, w, Term::Pawns, us, pawn_bottom, bottom.count() as i32);
+    }
+    for sq in pins {
+        if let Some(piece) = pos.piece_at(sq) {
+            add!(sink, w, Term::Pins, us, pinned[piece.kind().index()], 1);
+        }
+    }
+    map.all |= map.low | map.mid;
+    map
+}
+
+/// The kinds that can be defended or attacked as pieces: all but the king,
+/// which comes first in [`PieceKind::ALL`].
+#[inline(always)]
+fn targets() -> impl Iterator<Item = PieceKind> {
+    PieceKind::ALL[1..].iter().copied()
+}
+
+/// Threats of `us` against the enemy's pieces (undefended or attacked by
+/// something cheaper) and `us`'s own pieces that guard each other, from both
+/// sides' attack maps.
+#[inline(always)]
+fn threats<S: Sink, const US: usize>(
+    pos: &Position,
+    w: &Weights,
+    sink: &mut S,
+    ours: &AttackMap,
+    theirs: &AttackMap,
+) {
+    let us = Color::ALL[US];
+    let them = !us;
+    let loose = pos.color_bb(them) & ours.all & !theirs.all;
+    if loose.any() {
+        for kind in targets() {
+            let n = (pos.pieces(them, kind) & loose).count() as i32;
+            if n != 0 {
+                add!(sink, w, Term::Threats, us, hanging[kind.index()], n);
+            }
+        }
+    }
+    let rooks = pos.pieces(them, PieceKind::Rook) & (ours.low | ours.mid);
+    if rooks.any() {
+        let k = PieceKind::Rook.index();
+        add!(
+            sink,
+            w,
+            Term::Threats,
+            us,
+            threat_by_lesser[k],
+            rooks.count() as i32
+        );
+    }
+    for kind in [PieceKind::Horse, PieceKind::Cannon] {
+        let n = (pos.pieces(them, kind) & ours.low).count() as i32;
+        if n != 0 {
+            add!(
+                sink,
+                w,
+                Term::Threats,
+                us,
+                threat_by_lesser[kind.index()],
+                n
+            );
+        }
+    }
+    let guarded = pos.color_bb(us) & ours.all;
+    if guarded.any() {
+        for kind in targets() {
+            let n = (pos.pieces(us, kind) & guarded).count() as i32;
+            if n != 0 {
+                add!(sink, w, Term::Protection, us, protected[kind.index()], n);
+            }
+        }
     }
 }
 

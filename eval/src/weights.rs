@@ -184,6 +184,20 @@ weights! {
     /// Per pawn on the enemy's back rank (老兵/底兵, which can only move
     /// sideways), on top of its piece-square value. Negative: a penalty.
     pawn_bottom: Score,
+    /// Per enemy piece of the kind ([`PieceKind::index`]) that one of ours
+    /// attacks and none of the enemy's defends (the king's entry is unused).
+    hanging: [Score; 7],
+    /// Per enemy piece of the kind attacked by a piece of lower value: a rook
+    /// by a horse, cannon, pawn, advisor or elephant; a horse or cannon by a
+    /// pawn, advisor or elephant. Only those three entries are used.
+    threat_by_lesser: [Score; 7],
+    /// Per enemy piece of the kind pinned to its king: the only piece between
+    /// one of our rooks and the king, or one of two between a cannon of ours
+    /// and the king (its moving would give check).
+    pinned: [Score; 7],
+    /// Per own piece of the kind defended by another own piece (the king's
+    /// entry is unused): pieces that guard each other.
+    protected: [Score; 7],
     /// For the side to move.
     tempo: Score,
 }
@@ -287,6 +301,9 @@ impl Weights {
             }
             "palace_attack" | "missing_advisor" | "missing_elephant" => {
                 format!("{}.{}", group.name, kind(ATTACKERS[i].index()))
+            }
+            "hanging" | "threat_by_lesser" | "pinned" | "protected" => {
+                format!("{}.{}", group.name, kind(i))
             }
             name if group.len == 1 => name.to_string(),
             name => format!("{name}[{i}]"),
@@ -582,6 +599,10 @@ impl Weights {
         rook_half_open_file: s(-2, 28),
         pawn_connected: s(51, -2),
         pawn_bottom: s(-14, -17),
+        hanging: [s(0, 0); 7],
+        threat_by_lesser: [s(0, 0); 7],
+        pinned: [s(0, 0); 7],
+        protected: [s(0, 0); 7],
         tempo: s(12, 0),
     };
 }

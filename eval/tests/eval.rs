@@ -275,3 +275,53 @@ fn the_hand_set_table_reads_back_and_differs_from_the_tuned_weights() {
     let start = Position::startpos();
     assert_eq!(evaluate_with(&start, &hand_set), hand_set.tempo.mg);
 }
+
+/// The coefficient (Red's count minus Black's) of the score named `name`
+/// (as in [`Weights::score_name`]) in `p`'s features.
+fn coefficient(p: &Position, name: &str) -> i16 {
+    let index = (0..shuai_eval::SCORE_COUNT)
+        .find(|&i| Weights::score_name(i).as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no score named {name}"));
+    features(p)
+        .coefficients
+        .iter()
+        .find(|&&(i, _)| i as usize == index)
+        .map_or(0, |&(_, c)| c)
+}
+
+#[test]
+fn threats_and_protection_read_both_sides_attacks() {
+    // Red's horse e3 attacks Black's rook d5, which nothing defends: a rook
+    // hanging and attacked by a lesser piece. The rook attacks Red's advisor
+    // d0, which the king defends: not hanging, but protected.
+    let p = pos("4k4/9/9/9/3r5/9/4H4/9/9/3AK4 w");
+    assert_eq!(coefficient(&p, "hanging.rook"), 1);
+    assert_eq!(coefficient(&p, "threat_by_lesser.rook"), 1);
+    assert_eq!(coefficient(&p, "hanging.advisor"), 0);
+    assert_eq!(coefficient(&p, "protected.advisor"), 1);
+    assert_eq!(coefficient(&p, "protected.horse"), 0);
+    // The same seen from Black after a colour flip.
+    let flipped = pos(&flip_colors("4k4/9/9/9/3r5/9/4H4/9/9/3AK4 w"));
+    assert_eq!(coefficient(&flipped, "hanging.rook"), -1);
+    assert_eq!(coefficient(&flipped, "protected.advisor"), -1);
+    // A black pawn defending d5 (from d6, before crossing it steps to d5)
+    // takes the rook off the hanging list; the lesser attacker still counts.
+    let defended = pos("4k4/9/9/3p5/3r5/9/4H4/9/9/3AK4 w");
+    assert_eq!(coefficient(&defended, "hanging.rook"), 0);
+    assert_eq!(coefficient(&defended, "threat_by_lesser.rook"), 1);
+    assert_eq!(coefficient(&defended, "protected.rook"), -1);
+}
+
+#[test]
+fn rooks_pin_one_piece_and_cannons_two() {
+    // Red's rook e4 pins the horse e7 to the king e9; Red's cannon a9 pins
+    // both the elephant c9 and the advisor d9 (either moving gives check).
+    let p = pos("C1bak4/9/4n4/9/9/4R4/9/9/9/3K5 w");
+    assert_eq!(coefficient(&p, "pinned.horse"), 1);
+    assert_eq!(coefficient(&p, "pinned.elephant"), 1);
+    assert_eq!(coefficient(&p, "pinned.advisor"), 1);
+    // With a second piece on the file the rook pins nothing.
+    let blocked = pos("C1bak4/9/4n4/9/4p4/4R4/9/9/9/3K5 w");
+    assert_eq!(coefficient(&blocked, "pinned.horse"), 0);
+    assert_eq!(coefficient(&blocked, "pinned.advisor"), 1);
+}
