@@ -184,6 +184,10 @@ pub struct Engine {
     dead: bool,
     log: Option<(CommLog, String)>,
     epoch: Instant,
+    /// What the engine printed between our options and `readyok`: an engine
+    /// that is happy with its options prints nothing there, so these are
+    /// usually complaints (an unknown option, an unreadable file).
+    pub option_replies: Vec<String>,
 }
 
 /// Time allowed for `uciok`/`ucciok` and `readyok`.
@@ -239,6 +243,7 @@ impl Engine {
             dead: false,
             log: log.map(|l| (l, tag.to_string())),
             epoch: Instant::now(),
+            option_replies: Vec::new(),
         };
         e.handshake()
             .map_err(|m| format!("engine {} ({}): {m}", spec.name, spec.cmd))?;
@@ -265,13 +270,15 @@ impl Engine {
             };
             self.send(&line)?;
         }
-        self.sync()
+        self.send("isready")?;
+        self.option_replies = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
+        Ok(())
     }
 
     /// `isready` → `readyok`.
     pub fn sync(&mut self) -> Result<(), String> {
         self.send("isready")?;
-        self.wait_for("readyok", HANDSHAKE_TIMEOUT)
+        self.wait_for("readyok", HANDSHAKE_TIMEOUT).map(drop)
     }
 
     /// Tells the engine a new game starts and waits until it is ready.
@@ -325,8 +332,10 @@ impl Engine {
         }
     }
 
-    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<(), String> {
+    /// Reads lines until one is `word`; returns the non-empty lines before it.
+    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, String> {
         let end = Instant::now() + timeout;
+        let mut before = Vec::new();
         loop {
             let left = end.saturating_duration_since(Instant::now());
             match self.recv(left) {
@@ -335,8 +344,12 @@ impl Engine {
                     self.dead = true;
                     return Err(format!("no {word} within {} s", timeout.as_secs()));
                 }
-                Ok(Some((_, l))) if l.trim() == word => return Ok(()),
-                Ok(Some(_)) => {}
+                Ok(Some((_, l))) if l.trim() == word => return Ok(before),
+                Ok(Some((_, l))) => {
+                    if !l.trim().is_empty() {
+                        before.push(l);
+                    }
+                }
             }
         }
     }

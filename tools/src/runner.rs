@@ -243,9 +243,18 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
         ))),
         None => None,
     };
-    // Check both commands before starting the slots.
+    // Check both commands before starting the slots, and show what an
+    // engine said about its options (a typo in an option name or a missing
+    // file would otherwise only show as weak play).
     for spec in &cfg.engines {
-        Engine::start(spec, log.clone(), &format!("check-{}", spec.name))?.quit();
+        let engine = Engine::start(spec, log.clone(), &format!("check-{}", spec.name))?;
+        for line in &engine.option_replies {
+            eprintln!(
+                "shuai-tools: engine {} answered its options: {line}",
+                spec.name
+            );
+        }
+        engine.quit();
     }
     let mut pgn_file = match &cfg.pgn {
         Some((p, _)) => Some(

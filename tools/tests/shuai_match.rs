@@ -152,3 +152,40 @@ fn shuai_vs_shuai_four_games() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_engine_complaining_about_its_options_is_heard() {
+    use shuai_tools::engine::Engine;
+    use shuai_tools::spec::EngineSpec;
+    let Some(shuai) = shuai_binary() else {
+        eprintln!("skipped: no shuai binary next to the test");
+        return;
+    };
+    let text = format!(
+        "name=S,cmd={},proto=ucci,opt.weightsfile=/no/such/table.txt,opt.hashsize=8",
+        shuai.display()
+    );
+    let spec = EngineSpec::parse(&text, None).expect("a valid spec");
+    let engine = Engine::start(&spec, None, "S").expect("starts");
+    assert_eq!(
+        engine.option_replies.len(),
+        1,
+        "{:?}",
+        engine.option_replies
+    );
+    assert!(
+        engine.option_replies[0].starts_with("info message setoption weightsfile: cannot read"),
+        "{:?}",
+        engine.option_replies
+    );
+    engine.quit();
+    // Options it takes draw no reply.
+    let quiet = EngineSpec::parse(
+        &format!("name=S,cmd={},proto=uci,opt.Hash=8", shuai.display()),
+        None,
+    )
+    .expect("a valid spec");
+    let engine = Engine::start(&quiet, None, "S").expect("starts");
+    assert_eq!(engine.option_replies, Vec::<String>::new());
+    engine.quit();
+}
