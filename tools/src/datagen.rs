@@ -18,9 +18,10 @@ use crate::openings::EpdLine;
 use crate::rng::Rng;
 use shuai_board::rules::{judge_game_end, GameResult};
 use shuai_board::{Color, Position};
+use shuai_eval::Weights;
 use shuai_search::{Control, Limits, Searcher};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Scores at least this large (in centipawns) are treated as mate scores
 /// and their positions are not written.
@@ -47,6 +48,8 @@ pub struct DatagenConfig {
     pub natural_limit: u32,
     /// Opening positions.
     pub book: Vec<EpdLine>,
+    /// The evaluation both sides play with.
+    pub weights: Arc<Weights>,
 }
 
 /// One played game.
@@ -132,6 +135,7 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     let mut rng = Rng::new(game_seed(cfg.seed, index));
     let mut pos = opening(cfg, &mut rng);
     let mut searcher = Searcher::new(cfg.hash_mb.max(1));
+    searcher.set_weights(Arc::clone(&cfg.weights));
     let limits = Limits::nodes(cfg.nodes.max(1));
     let mut positions = Vec::new();
     let mut plies = 0;

@@ -211,6 +211,9 @@ struct DatagenArgs {
     /// Hash table per game, MiB.
     #[arg(long, default_value_t = 4)]
     hash: usize,
+    /// Weights table both sides play with (default: the built-in weights).
+    #[arg(long)]
+    weights: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -555,6 +558,10 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
         max_plies: a.max_plies,
         natural_limit: 120,
         book,
+        weights: std::sync::Arc::new(match &a.weights {
+            Some(p) => read_weights(p)?,
+            None => shuai_eval::Weights::DEFAULT,
+        }),
     };
     let start = Instant::now();
     let games = a.games;
@@ -599,11 +606,7 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
         return Err(format!("no positions in {}", a.data.display()));
     }
     let start = match &a.start {
-        Some(p) => shuai_eval::Weights::from_table(
-            &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
-        )
-        .map_err(|e| format!("{}: {e}", p.display()))?
-        .to_vec(),
+        Some(p) => read_weights(p)?.to_vec(),
         None => shuai_eval::Weights::DEFAULT.to_vec(),
     };
     let mut k = a.k;
@@ -650,17 +653,22 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A weights table from a file, errors naming the file.
+fn read_weights(path: &std::path::Path) -> Result<shuai_eval::Weights, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    shuai_eval::Weights::from_table(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn cmd_weights_rs(a: WeightsRsArgs) -> Result<(), String> {
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
-    };
-    let weights = shuai_eval::Weights::from_table(&read(&a.table)?)
-        .map_err(|e| format!("{}: {e}", a.table.display()))?;
+    let weights = read_weights(&a.table)?;
     let block = rustgen::default_weights_source(&weights, &a.origin);
     match &a.write {
         None => print!("{block}"),
         Some(path) => {
-            let updated = rustgen::replace_block(&read(path)?, &block)
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let updated = rustgen::replace_block(&text, &block)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             std::fs::write(path, updated)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -19,6 +19,7 @@ fn tiny(games: usize, threads: usize) -> DatagenConfig {
         max_plies: 80,
         natural_limit: 120,
         book: openings::parse_text(DEFAULT_BOOK).unwrap(),
+        weights: std::sync::Arc::new(shuai_eval::Weights::DEFAULT),
     }
 }
 
@@ -53,6 +54,21 @@ fn datagen_is_deterministic_whatever_the_threads() {
     let a = datagen::run(&tiny(3, 1), &|_, _| {});
     let b = datagen::run(&tiny(3, 3), &|_, _| {});
     assert_eq!(a, b);
+}
+
+#[test]
+fn datagen_plays_with_the_weights_it_is_given() {
+    let built_in = datagen::run(&tiny(2, 2), &|_, _| {});
+    let hand_set = Weights::from_table(include_str!("../../eval/tables/hand-set.txt")).unwrap();
+    let cfg = DatagenConfig {
+        weights: std::sync::Arc::new(hand_set),
+        ..tiny(2, 2)
+    };
+    let other = datagen::run(&cfg, &|_, _| {});
+    // Same openings, other evaluation: the games (or at least the scores
+    // written with the positions) differ.
+    assert_ne!(built_in, other);
+    assert_eq!(other, datagen::run(&cfg, &|_, _| {}));
 }
 
 #[test]
