@@ -7,8 +7,9 @@
 //! side ahead cannot win ([`endgame::scale_factor`]).
 //!
 //! All weights live in one struct, [`Weights`] ([`Weights::DEFAULT`] holds
-//! the hand-set values), which a tuner reads and writes as a flat vector
-//! ([`Weights::to_vec`], [`Weights::from_vec`], [`Weights::names`]). The
+//! the values tuned from self-play, see `tools/README.md`), which a tuner
+//! reads and writes as a flat vector ([`Weights::to_vec`],
+//! [`Weights::from_vec`], [`Weights::names`]). The
 //! terms are written once and reported through an internal sink, so the fast
 //! path ([`evaluate`]), the readable breakdown ([`trace`]) and the tuner's
 //! linear features ([`features`]) cannot disagree.
@@ -28,6 +29,12 @@
 //! - rooks on open and half-open files;
 //! - pawns: crossed pawns through the tables, side-by-side crossed pawns,
 //!   the stuck pawn on the last rank (老兵);
+//! - threats, from both sides' attack maps: enemy pieces attacked and not
+//!   defended, rooks attacked by anything cheaper, horses and cannons by
+//!   pawns, advisors or elephants;
+//! - pins: the only piece between a rook and the enemy king, either of two
+//!   between a cannon and the enemy king;
+//! - coordination: own pieces defended by own pieces;
 //! - a tempo bonus for the side to move.
 //!
 //! # Speed
