@@ -195,18 +195,38 @@ static ELEPHANT_STEPS: [[(u8, u8); 4]; 90] = {
     t
 };
 
-/// The number of points an elephant of side `US` on `sq` can step to
-/// (eyes empty, targets not its own pieces): `(attacks::elephant(sq, occ) &
+/// The points an elephant of side `US` on `sq` attacks and the number it
+/// can step to (eyes empty, targets not its own pieces):
+/// `attacks::elephant(sq, occ)` and `(attacks::elephant(sq, occ) &
 /// !own).count()` without 128-bit arithmetic.
 #[inline(always)]
-fn elephant_mobility<const US: usize>(sq: Square, occ: Bitboard, own: Bitboard) -> usize {
+fn elephant_reach<const US: usize>(sq: Square, occ: Bitboard, own: Bitboard) -> (Bitboard, usize) {
     let shift = if US == 0 { 0 } else { 45 };
     let (occ, own) = ((occ.bits() >> shift) as u64, (own.bits() >> shift) as u64);
-    let mut n = 0;
+    let (mut reach, mut n) = (0u64, 0);
     for (eye, target) in ELEPHANT_STEPS[sq.index()] {
-        n += (!(occ >> eye) & !(own >> target) & 1) as usize;
+        let open = !(occ >> eye) & 1;
+        reach |= open << target;
+        n += (open & !(own >> target) & 1) as usize;
     }
-    n
+    (Bitboard::from_bits((reach as u128) << shift), n)
+}
+
+const NOT_FILE_A: u128 = !Bitboard::file(File::ALL[0]).bits();
+
+/// The points `US`'s pawns attack: one step forward, and sideways for the
+/// pawns across the river (the union of `attacks::pawn` over the pawns, by
+/// shifts).
+#[inline(always)]
+fn pawn_attacks<const US: usize>(pawns: Bitboard) -> Bitboard {
+    let bits = pawns.bits();
+    let (forward, crossed) = if US == 0 {
+        (bits << 9, bits & !Bitboard::own_half(Color::Red).bits())
+    } else {
+        (bits >> 9, bits & !Bitboard::own_half(Color::Black).bits())
+    };
+    let sideways = ((crossed << 1) & NOT_FILE_A) | ((crossed >> 1) & NOT_FILE_I);
+    Bitboard::from_bits((forward | sideways) & Bitboard::FULL.bits())
 }
 
 /// The points of `file`, from a table.
@@ -363,8 +383,8 @@ fn pieces<S: Sink, const US: usize>(
     // Elephants: mobility (eyes honoured).
     for sq in pos.pieces(us, PieceKind::Elephant) {
         place!(PieceKind::Elephant, sq);
-        map.low |= attacks::elephant(sq, occ);
-        let mob = elephant_mobility::<US>(sq, occ, own);
+        let (reach, mob) = elephant_reach::<US>(sq, occ, own);
+        map.low |= reach;
         add!(sink, w, Term::Mobility, us, mobility_elephant[mob], 1);
     }
     material!(PieceKind::Elephant);
@@ -483,8 +503,8 @@ fn pieces<S: Sink, const US: usize>(
     // Pawns: side-by-side crossed pawns, pawns on the last rank.
     for sq in own_pawns {
         place!(PieceKind::Pawn, sq);
-        map.low |= attacks::pawn(us, sq);
     }
+    map.low |= pawn_attacks::<US>(own_pawns);
     for sq in own_pawns & their_palace_zone(us) {
         if (attacks::pawn(us, sq) & their_palace).any() {
             units += ATTACK_UNITS[PieceKind::Pawn.index()];
@@ -538,13 +558,11 @@ fn threats<S: Sink, const US: usize>(
 ) {
     let us = Color::ALL[US];
     let them = !us;
-    let loose = pos.color_bb(them) & ours.all & !theirs.all;
-    if loose.any() {
-        for kind in targets() {
-            let n = (pos.pieces(them, kind) & loose).count() as i32;
-            if n != 0 {
-                add!(sink, w, Term::Threats, us, hanging[kind.index()], n);
-            }
+    // Usually none or one: look each up rather than test every kind.
+    let loose = pos.color_bb(them).without(pos.king_square(them)) & ours.all & !theirs.all;
+    for sq in loose {
+        if let Some(piece) = pos.piece_at(sq) {
+            add!(sink, w, Term::Threats, us, hanging[piece.kind().index()], 1);
         }
     }
     let rooks = pos.pieces(them, PieceKind::Rook) & (ours.low | ours.mid);
@@ -698,7 +716,29 @@ mod tests {
     }
 
     #[test]
-    fn elephant_mobility_matches_the_attack_table() {
+    fn pawn_attacks_by_shifts_match_the_attack_table() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..3000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let pawns = Bitboard::from_bits(
+                ((seed as u128) << 45 ^ (seed.rotate_left(31) as u128)) & Bitboard::FULL.bits(),
+            );
+            for (us, fast) in [
+                (Color::Red, pawn_attacks::<0>(pawns)),
+                (Color::Black, pawn_attacks::<1>(pawns)),
+            ] {
+                let slow = pawns
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn(us, sq));
+                assert_eq!(fast, slow, "{us:?} {pawns:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn elephant_reach_matches_the_attack_table() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..3000 {
             seed ^= seed << 13;
@@ -709,11 +749,12 @@ mod tests {
             let own = Bitboard::from_bits(occ.bits() & (seed as u128 * 0x9E37_79B9));
             for sq in Bitboard::FULL {
                 let (occ, own) = (occ.with(sq), own.with(sq));
-                let slow = (attacks::elephant(sq, occ) & !own).count() as usize;
+                let reach = attacks::elephant(sq, occ);
+                let slow = (reach, (reach & !own).count() as usize);
                 let fast = if sq.on_own_side(Color::Red) {
-                    elephant_mobility::<0>(sq, occ, own)
+                    elephant_reach::<0>(sq, occ, own)
                 } else {
-                    elephant_mobility::<1>(sq, occ, own)
+                    elephant_reach::<1>(sq, occ, own)
                 };
                 assert_eq!(fast, slow, "{sq}");
             }
