@@ -696,13 +696,19 @@ impl Totals {
 mod tests {
     use super::*;
 
+    /// The next number of a xorshift generator (random boards for tests).
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
     #[test]
     fn short_counts_match_full_counts() {
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = xorshift(&mut state);
             let occ = Bitboard::from_bits((seed as u128) << 45 ^ (seed.rotate_left(29) as u128));
             for sq in Bitboard::FULL {
                 let att = attacks::horse(sq, occ) & !occ.without(sq);
@@ -717,11 +723,9 @@ mod tests {
 
     #[test]
     fn pawn_attacks_by_shifts_match_the_attack_table() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..3000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = xorshift(&mut state);
             let pawns = Bitboard::from_bits(
                 ((seed as u128) << 45 ^ (seed.rotate_left(31) as u128)) & Bitboard::FULL.bits(),
             );
@@ -739,11 +743,9 @@ mod tests {
 
     #[test]
     fn elephant_reach_matches_the_attack_table() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..3000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = xorshift(&mut state);
             let a = (seed as u128) << 64 | (seed.rotate_left(23) as u128);
             let occ = Bitboard::from_bits(a & a >> 5);
             let own = Bitboard::from_bits(occ.bits() & (seed as u128 * 0x9E37_79B9));
