@@ -144,6 +144,7 @@ macro_rules! add {
     }};
 }
 
+const NOT_FILE_A: u128 = !Bitboard::file(File::ALL[0]).bits();
 const NOT_FILE_I: u128 = !Bitboard::file(File::ALL[8]).bits();
 
 /// The size of a set that lies in `color`'s half of the board (one 64-bit
@@ -211,8 +212,6 @@ fn elephant_reach<const US: usize>(sq: Square, occ: Bitboard, own: Bitboard) -> 
     }
     (Bitboard::from_bits((reach as u128) << shift), n)
 }
-
-const NOT_FILE_A: u128 = !Bitboard::file(File::ALL[0]).bits();
 
 /// The points `US`'s pawns attack: one step forward, and sideways for the
 /// pawns across the river (the union of `attacks::pawn` over the pawns, by
@@ -294,9 +293,10 @@ fn their_palace_zone(us: Color) -> Bitboard {
     ZONES[us.index()]
 }
 
-/// The points one side's pieces attack, occupied or not, whoever stands
-/// there (so a piece on them is defended if it is the side's own). Pins and
-/// the flying general are ignored.
+/// The points one side's pieces attack, whoever stands there (so a piece on
+/// them is defended if it is the side's own). Pins and the flying general
+/// are ignored. Exact for occupied points (what the threat terms read); of
+/// the empty points a cannon's are left out.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct AttackMap {
     /// Attacked by any piece.
@@ -307,9 +307,10 @@ pub(crate) struct AttackMap {
     mid: Bitboard,
 }
 
-/// The pieces of `them` pinned to their king on `king` by a rook (`screens`
-/// = 1) or cannon (`screens` = 2) of the other side on `sq`: the pieces
-/// between, when there are exactly `screens` of them.
+/// The pieces of `theirs` pinned to their king on `king` by a rook
+/// (`screens` = 1) or cannon (`screens` = 2) of the other side on `sq`: the
+/// pieces between, when there are exactly `screens` of them (pieces of the
+/// rook's or cannon's own side between are not counted).
 #[inline(always)]
 fn pinned_by(sq: Square, king: Square, occ: Bitboard, theirs: Bitboard, screens: u32) -> Bitboard {
     if sq.file() != king.file() && sq.rank() != king.rank() {
@@ -719,6 +720,48 @@ mod tests {
                 assert_eq!(count_in_half(set, c), set.count() as i32);
             }
         }
+    }
+
+    #[test]
+    fn attack_maps_agree_with_the_board_on_every_occupied_point() {
+        let mut state = 0x51F1_5EED_0BAD_CAFEu64;
+        let mut checked = 0;
+        for _game in 0..40 {
+            let mut pos = Position::startpos();
+            for _ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = (xorshift(&mut state) % moves.len() as u64) as usize;
+                pos.make_move(moves.as_slice()[pick]);
+                let (occ, pawns) = (pos.occupied(), pos.kind_bb(PieceKind::Pawn));
+                let w = Weights::DEFAULT;
+                let mut sink = Totals::default();
+                let mut counts: Counts = [[0; 7]; 2];
+                let maps = [
+                    pieces::<_, 0>(&pos, &w, &mut sink, occ, pawns, &mut counts[0]),
+                    pieces::<_, 1>(&pos, &w, &mut sink, occ, pawns, &mut counts[1]),
+                ];
+                for c in Color::ALL {
+                    let map = &maps[c.index()];
+                    let kinds = |ks: &[PieceKind]| {
+                        ks.iter()
+                            .fold(Bitboard::EMPTY, |acc, &k| acc | pos.pieces(c, k))
+                    };
+                    let low = kinds(&[PieceKind::Pawn, PieceKind::Advisor, PieceKind::Elephant]);
+                    let mid = kinds(&[PieceKind::Horse, PieceKind::Cannon]);
+                    for sq in occ {
+                        let by = pos.attackers_to(sq, c, occ);
+                        assert_eq!(map.all.has(sq), by.any(), "{} {sq}", pos.to_fen());
+                        assert_eq!(map.low.has(sq), (by & low).any(), "{} {sq}", pos.to_fen());
+                        assert_eq!(map.mid.has(sq), (by & mid).any(), "{} {sq}", pos.to_fen());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]

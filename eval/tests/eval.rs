@@ -35,6 +35,14 @@ fn colour_flip_gives_the_same_score() {
         assert_eq!(evaluate(&p), evaluate(&flipped), "{fen}");
         let (a, b) = (trace(&p), trace(&flipped));
         assert_eq!(a.red, -b.red, "{fen}");
+        // Feature by feature too, so that terms whose default weight is 0
+        // are checked as well: Red's count minus Black's changes sign.
+        let negated: Vec<(u16, i16)> = features(&flipped)
+            .coefficients
+            .iter()
+            .map(|&(i, c)| (i, -c))
+            .collect();
+        assert_eq!(features(&p).coefficients, negated, "{fen}");
         for term in Term::ALL {
             assert_eq!(
                 a.term(term, Color::Red),
@@ -51,6 +59,11 @@ fn left_right_mirror_gives_the_same_score() {
         let fen = p.to_fen();
         let mirrored = pos(&mirror(&fen));
         assert_eq!(trace(&p), trace(&mirrored), "{fen}");
+        assert_eq!(
+            features(&p).coefficients,
+            features(&mirrored).coefficients,
+            "{fen}"
+        );
     }
 }
 
@@ -324,4 +337,28 @@ fn rooks_pin_one_piece_and_cannons_two() {
     let blocked = pos("C1bak4/9/4n4/9/4p4/4R4/9/9/9/3K5 w");
     assert_eq!(coefficient(&blocked, "pinned.horse"), 0);
     assert_eq!(coefficient(&blocked, "pinned.advisor"), 1);
+    // A piece of the rook's own side in between is not pinned.
+    let own = pos("C1bak4/9/4N4/9/9/4R4/9/9/9/3K5 w");
+    assert_eq!(coefficient(&own, "pinned.horse"), 0);
+    // Black's rook and cannon pin the same way.
+    let black = pos(&flip_colors("C1bak4/9/4n4/9/9/4R4/9/9/9/3K5 w"));
+    assert_eq!(coefficient(&black, "pinned.horse"), -1);
+    assert_eq!(coefficient(&black, "pinned.elephant"), -1);
+}
+
+#[test]
+fn pawns_threaten_horses_and_cannons_and_cannons_defend_over_a_screen() {
+    // Red's crossed pawn c6 attacks the horse c7 (forward) and the cannon d6
+    // (sideways); neither is defended. The rooks g0 and g4 attack each
+    // other: each is hanging, neither is attacked by a lesser piece. Red's
+    // cannon a3 defends the pawn e3 over the horse b3.
+    let p = pos("4k4/9/2n6/2Pc5/9/6r2/CH2P4/9/9/3K2R2 w");
+    assert_eq!(coefficient(&p, "threat_by_lesser.horse"), 1);
+    assert_eq!(coefficient(&p, "threat_by_lesser.cannon"), 1);
+    assert_eq!(coefficient(&p, "threat_by_lesser.rook"), 0);
+    assert_eq!(coefficient(&p, "hanging.horse"), 1);
+    assert_eq!(coefficient(&p, "hanging.cannon"), 1);
+    assert_eq!(coefficient(&p, "hanging.rook"), 0);
+    assert_eq!(coefficient(&p, "protected.pawn"), 1);
+    assert_eq!(coefficient(&p, "protected.horse"), 0);
 }

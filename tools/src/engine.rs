@@ -184,9 +184,10 @@ pub struct Engine {
     dead: bool,
     log: Option<(CommLog, String)>,
     epoch: Instant,
-    /// What the engine printed between our options and `readyok`: an engine
-    /// that is happy with its options prints nothing there, so these are
-    /// usually complaints (an unknown option, an unreadable file).
+    /// What the engine printed between the options of its spec (`opt.X=`)
+    /// and `readyok`: an engine that is happy with its options prints
+    /// nothing there, so these are usually complaints (an unknown option, an
+    /// unreadable file).
     pub option_replies: Vec<String>,
 }
 
@@ -258,10 +259,15 @@ impl Engine {
         };
         self.send(hello)?;
         self.wait_for(ok, HANDSHAKE_TIMEOUT)?;
+        // The protocol's own setting first, and its replies (an engine may
+        // describe the variant) apart from those to the user's options.
         match proto {
             Protocol::Uci1 => self.send("setoption name UCI_Variant value xiangqi")?,
             Protocol::Ucci => self.send("setoption usemillisec true")?,
             Protocol::Uci => {}
+        }
+        if proto != Protocol::Uci {
+            self.sync()?;
         }
         for (name, value) in self.spec.options.clone() {
             let line = match proto {

@@ -466,7 +466,7 @@ fn cmd_suite(a: SuiteArgs) -> Result<(), String> {
     let mut results = Vec::new();
     for f in &a.files {
         let name = f.display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let text = read_text(f)?;
         if suite::is_tsv(&name, &text) {
             results.extend(suite::run_tsv(&text, &name)?);
             continue;
@@ -653,11 +653,15 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A text file, or an error naming it.
+fn read_text(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
 /// A weights table from a file, errors naming the file.
 fn read_weights(path: &std::path::Path) -> Result<shuai_eval::Weights, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    shuai_eval::Weights::from_table(&text).map_err(|e| format!("{}: {e}", path.display()))
+    shuai_eval::Weights::from_table(&read_text(path)?)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn cmd_weights_rs(a: WeightsRsArgs) -> Result<(), String> {
@@ -666,9 +670,7 @@ fn cmd_weights_rs(a: WeightsRsArgs) -> Result<(), String> {
     match &a.write {
         None => print!("{block}"),
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let updated = rustgen::replace_block(&text, &block)
+            let updated = rustgen::replace_block(&read_text(path)?, &block)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             std::fs::write(path, updated)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
