@@ -293,7 +293,6 @@ impl Weights {
         let i = index - group.first;
         let kind = |k: usize| format!("{:?}", PieceKind::ALL[k]).to_lowercase();
         Some(match group.name {
-            "material" => format!("material.{}", kind(i)),
             "pst" => {
                 let (k, cell) = (i / PST_SIZE, i % PST_SIZE);
                 let (rank, file) = (cell / 5, cell % 5);
@@ -302,7 +301,7 @@ impl Weights {
             "palace_attack" | "missing_advisor" | "missing_elephant" => {
                 format!("{}.{}", group.name, kind(ATTACKERS[i].index()))
             }
-            "hanging" | "threat_by_lesser" | "pinned" | "protected" => {
+            "material" | "hanging" | "threat_by_lesser" | "pinned" | "protected" => {
                 format!("{}.{}", group.name, kind(i))
             }
             name if group.len == 1 => name.to_string(),
