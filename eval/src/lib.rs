@@ -93,6 +93,7 @@
 #![warn(missing_docs)]
 
 pub mod endgame;
+pub mod nnue;
 mod score;
 mod table;
 mod terms;
