@@ -2,6 +2,7 @@
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use shuai_board::rules::RuleOptions;
+use shuai_tools::data::{self, Format};
 use shuai_tools::datagen::{self, DatagenConfig};
 use shuai_tools::engine::Engine;
 use shuai_tools::fake::{self, FakeConfig, Mode};
@@ -74,7 +75,7 @@ enum Command {
     Suite(SuiteArgs),
     /// Build a balanced opening book with the Shuai search.
     Book(BookArgs),
-    /// Self-play training data (quiet positions with game results) for `tune`.
+    /// Self-play training data (quiet positions with scores and game results) for `tune` and NNUE training.
     Datagen(DatagenArgs),
     /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
     Tune(TuneArgs),
@@ -196,9 +197,23 @@ struct DatagenArgs {
     /// Seed for the openings and random plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output file (`FEN;result` lines, result from Red's view).
+    /// Output file: binary records (`.bin`, see `data --help`) or
+    /// `FEN;result;score` lines with a blank line after each game (any
+    /// other name); written game by game as games finish.
     #[arg(long)]
     out: PathBuf,
+    /// Output format instead of the one the file name implies: binary or text.
+    #[arg(long)]
+    format: Option<String>,
+    /// Continue an interrupted run in the same file: keep its complete
+    /// games, cut off the rest and play on from the next game with the same
+    /// seed stream (the result is the file an uninterrupted run writes).
+    /// Binary files must have been started with the same settings.
+    #[arg(long)]
+    resume: bool,
+    /// No progress line on stderr.
+    #[arg(long)]
+    no_progress: bool,
     /// Opening book (default: the built-in balanced-openings.epd).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -563,39 +578,62 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
             None => shuai_eval::Weights::DEFAULT,
         }),
     };
-    let start = Instant::now();
-    let games = a.games;
-    let records = datagen::run(&cfg, &|n, g| {
-        eprint!(
-            "\rgames {n}/{games}  last: {} plies, {} positions, result {}   ",
-            g.plies,
-            g.positions.len(),
-            datagen::format_result(g.result)
-        );
-    });
-    eprintln!();
-    let mut text = String::new();
-    let (mut w, mut d, mut l, mut n) = (0, 0, 0, 0);
-    for g in &records {
-        match g.result {
-            r if r > 0.75 => w += 1,
-            r if r < 0.25 => l += 1,
-            _ => d += 1,
-        }
-        for line in g.lines() {
-            text.push_str(&line);
-            text.push('\n');
-            n += 1;
-        }
+    let format = Format::or_from_path(a.format.as_deref().map(Format::parse).transpose()?, &a.out);
+    let resumed = if a.resume {
+        existing_games(&a.out, format)?
+    } else {
+        0
+    };
+    if resumed > 0 {
+        eprintln!("{}: {resumed} complete games, resuming", a.out.display());
     }
-    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
+    let mut bar = progress::Progress::new(a.games, !a.no_progress)
+        .starting_at(resumed)
+        .every(std::time::Duration::from_secs(30));
+    let start = Instant::now();
+    let s = datagen::generate(&cfg, &a.out, format, a.resume, &mut |s| {
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        bar.update(
+            s.resumed_games + s.games,
+            &format!(
+                "games, {} positions, {:.0} pos/s ({:.2} M/h), Red {}-{}-{}",
+                s.positions,
+                s.positions as f64 / secs,
+                s.positions as f64 / secs * 3600.0 / 1e6,
+                s.wdl[0],
+                s.wdl[1],
+                s.wdl[2]
+            ),
+        );
+    })?;
+    bar.finish();
     println!(
-        "{} games (Red {w} wins, {d} draws, {l} losses), {n} positions written to {} in {:.1} s",
-        records.len(),
+        "{} games (Red {} wins, {} draws, {} losses), {} positions written to {} in {:.1} s{}",
+        s.games,
+        s.wdl[0],
+        s.wdl[1],
+        s.wdl[2],
+        s.positions,
         a.out.display(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        if s.resumed_games > 0 {
+            format!(" after the {} games already there", s.resumed_games)
+        } else {
+            String::new()
+        }
     );
     Ok(())
+}
+
+/// Complete games already in a datagen output (0 when it does not exist).
+fn existing_games(path: &std::path::Path, format: Format) -> Result<usize, String> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    Ok(match format {
+        Format::Binary => data::read_header(path)?.map_or(0, |h| h.games as usize),
+        Format::Text => datagen::text_games(&read_text(path)?).0,
+    })
 }
 
 fn cmd_tune(a: TuneArgs) -> Result<(), String> {
