@@ -12,16 +12,24 @@
 //!
 //! Game `i` depends only on the seed and `i` (its own generator and a fresh
 //! search table), and the output is in game order, so a seed gives the same
-//! file whatever the number of threads.
+//! file whatever the number of threads. [`generate`] writes each game as it
+//! finishes (games that finish early wait for the ones before them), in the
+//! binary format of [`crate::data`] or as text with a blank line after each
+//! game, and can resume an interrupted file: game `n` onwards are played
+//! again exactly as an uninterrupted run would have played them.
 
-use crate::openings::EpdLine;
+use crate::data::{Format, Outcome, PackedPosition, PositionWriter};
+use crate::openings::{self, EpdLine, DEFAULT_BOOK};
 use crate::rng::Rng;
 use shuai_board::rules::{judge_game_end, GameResult};
 use shuai_board::{Color, Position};
 use shuai_eval::Weights;
 use shuai_search::{Control, Limits, Searcher};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 /// Scores at least this large (in centipawns) are treated as mate scores
 /// and their positions are not written.
@@ -52,6 +60,65 @@ pub struct DatagenConfig {
     pub weights: Arc<Weights>,
 }
 
+impl Default for DatagenConfig {
+    /// The `datagen` command's defaults: 100 games at 5000 nodes, one
+    /// thread, seed 1, 4 MiB, 0..=4 random plies, 400 plies, the built-in
+    /// book and weights.
+    fn default() -> DatagenConfig {
+        DatagenConfig {
+            games: 100,
+            nodes: 5000,
+            threads: 1,
+            seed: 1,
+            hash_mb: 4,
+            random_plies: 4,
+            max_plies: 400,
+            natural_limit: 120,
+            book: openings::parse_text(DEFAULT_BOOK).unwrap_or_default(),
+            weights: Arc::new(Weights::DEFAULT),
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: a fingerprint of settings that are too long to print.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl DatagenConfig {
+    /// Everything that decides what game `i` is (not the number of games
+    /// nor the threads), as one line: a resumed file must have been started
+    /// with the same line. The book and the weights appear as fingerprints.
+    /// A new setting that changes the games belongs here.
+    pub fn describe(&self) -> String {
+        let book = fnv1a(self.book.iter().flat_map(|l| {
+            l.fen
+                .bytes()
+                .chain(l.moves.iter().flat_map(|m| m.bytes().chain([b' '])))
+                .chain([b'\n'])
+        }));
+        let weights = fnv1a(
+            self.weights
+                .to_vec()
+                .into_iter()
+                .flat_map(|w| w.to_le_bytes()),
+        );
+        format!(
+            "datagen seed={} nodes={} hash={} random_plies={} max_plies={} natural_limit={} \
+             book={}:{book:016x} weights={weights:016x}",
+            self.seed,
+            self.nodes,
+            self.hash_mb,
+            self.random_plies,
+            self.max_plies,
+            self.natural_limit,
+            self.book.len(),
+        )
+    }
+}
+
 /// One played game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -78,6 +145,25 @@ impl GameRecord {
         self.positions
             .iter()
             .map(|p| format!("{};{};{}", p.fen, format_result(self.result), p.red_score))
+            .collect()
+    }
+
+    /// The game's outcome.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::from_red_points(self.result).unwrap_or(Outcome::Draw)
+    }
+
+    /// The game's positions as records (none flagged last of the game:
+    /// [`PositionWriter::end_game`] does that).
+    pub fn packed(&self) -> Result<Vec<PackedPosition>, String> {
+        let outcome = self.outcome();
+        self.positions
+            .iter()
+            .map(|p| {
+                let pos = Position::from_fen(&p.fen).map_err(|e| format!("{}: {e}", p.fen))?;
+                let score = p.red_score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+                PackedPosition::pack(&pos, score, outcome).map_err(|e| e.to_string())
+            })
             .collect()
     }
 }
@@ -178,33 +264,192 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     }
 }
 
-/// Plays all games on `cfg.threads` threads; `done` is called (from any
-/// thread) after each game with the number finished so far and the game.
-/// The records come back in game order.
-pub fn run(cfg: &DatagenConfig, done: &(dyn Fn(usize, &GameRecord) + Sync)) -> Vec<GameRecord> {
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; cfg.games]);
+/// Plays games `first..cfg.games` on `cfg.threads` threads and hands each
+/// to `sink`, on the calling thread, in game order (a game that finishes
+/// early waits for the ones before it). When `sink` fails no new game is
+/// started and its error is returned once the games under way end.
+pub fn run_ordered(
+    cfg: &DatagenConfig,
+    first: usize,
+    sink: &mut dyn FnMut(usize, GameRecord) -> Result<(), String>,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(first);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
+    let workers = cfg.threads.clamp(1, cfg.games.saturating_sub(first).max(1));
     std::thread::scope(|s| {
-        for _ in 0..cfg.threads.clamp(1, cfg.games.max(1)) {
-            s.spawn(|| loop {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= cfg.games {
+                if i >= cfg.games || stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let g = play_game(cfg, i);
-                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                done(n, &g);
-                slots.lock().expect("no panics while held")[i] = Some(g);
+                if tx.send((i, play_game(cfg, i))).is_err() {
+                    break;
+                }
             });
         }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut want = first;
+        let mut result = Ok(());
+        for (i, g) in rx {
+            waiting.insert(i, g);
+            while let Some(g) = waiting.remove(&want) {
+                if result.is_ok() {
+                    result = sink(want, g);
+                    if result.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                want += 1;
+            }
+        }
+        result
+    })
+}
+
+/// Plays all games on `cfg.threads` threads; `done` is called after each
+/// game, in game order, with the number finished so far and the game.
+/// The records come back in game order.
+pub fn run(cfg: &DatagenConfig, done: &(dyn Fn(usize, &GameRecord) + Sync)) -> Vec<GameRecord> {
+    let mut out = Vec::with_capacity(cfg.games);
+    let r = run_ordered(cfg, 0, &mut |_, g| {
+        out.push(g);
+        done(out.len(), out.last().expect("just pushed"));
+        Ok(())
     });
-    slots
-        .into_inner()
-        .expect("no panics while held")
-        .into_iter()
-        .map(|g| g.expect("every game played"))
-        .collect()
+    debug_assert!(r.is_ok(), "the sink never fails");
+    out
+}
+
+/// Where [`generate`] writes: records as games finish, in game order.
+enum Sink {
+    Binary(PositionWriter),
+    Text(BufWriter<std::fs::File>),
+}
+
+impl Sink {
+    fn write_game(&mut self, g: &GameRecord, path: &Path) -> Result<(), String> {
+        match self {
+            Sink::Binary(w) => {
+                for p in g.packed()? {
+                    w.push(p);
+                }
+                w.end_game()
+            }
+            Sink::Text(w) => {
+                let mut text = String::new();
+                for line in g.lines() {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+                text.push('\n');
+                w.write_all(text.as_bytes())
+                    .and_then(|_| w.flush())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+/// Complete games in a text data file (one blank line after each game),
+/// and the length in bytes of the text up to the last one's blank line.
+pub fn text_games(text: &str) -> (usize, usize) {
+    let (mut games, mut keep, mut at) = (0, 0, 0);
+    for line in text.split_inclusive('\n') {
+        at += line.len();
+        if line.ends_with('\n') && line.trim().is_empty() {
+            games += 1;
+            keep = at;
+        }
+    }
+    (games, keep)
+}
+
+/// What [`generate`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GenerateSummary {
+    /// Games already in the file when resuming.
+    pub resumed_games: usize,
+    /// Games played by this run.
+    pub games: usize,
+    /// Positions written by this run.
+    pub positions: usize,
+    /// Results of this run's games: Red wins, draws, Black wins.
+    pub wdl: [usize; 3],
+}
+
+/// Plays `cfg.games` games into `out` (binary or text), writing each game
+/// as it finishes, in game order. With `resume` an existing file is
+/// continued: its complete games are kept (a partial tail is cut off) and
+/// play goes on from the next game, as an uninterrupted run would have
+/// played it; a binary file must have been started with the same settings
+/// ([`DatagenConfig::describe`], kept in its header). A missing file is
+/// simply started. `progress` is called after each game with the summary
+/// so far.
+pub fn generate(
+    cfg: &DatagenConfig,
+    out: &Path,
+    format: Format,
+    resume: bool,
+    progress: &mut dyn FnMut(&GenerateSummary),
+) -> Result<GenerateSummary, String> {
+    let note = cfg.describe();
+    let resume = resume && out.exists();
+    let (mut sink, first) = match (format, resume) {
+        (Format::Binary, false) => (Sink::Binary(PositionWriter::create(out, &note)?), 0),
+        (Format::Binary, true) => {
+            let w = PositionWriter::resume(out)?;
+            if w.note() != note {
+                return Err(format!(
+                    "{} was made with other settings; not resuming.\n  file: {}\n  now:  {note}",
+                    out.display(),
+                    w.note()
+                ));
+            }
+            let n = w.games() as usize;
+            (Sink::Binary(w), n)
+        }
+        (Format::Text, false) => {
+            let f = std::fs::File::create(out)
+                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            (Sink::Text(BufWriter::new(f)), 0)
+        }
+        (Format::Text, true) => {
+            let text = std::fs::read_to_string(out)
+                .map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+            let (games, keep) = text_games(&text);
+            if games == 0 && !text.trim().is_empty() {
+                return Err(format!(
+                    "{} has no blank line after a game (written by an older datagen?); not resuming",
+                    out.display()
+                ));
+            }
+            let f = std::fs::File::options()
+                .append(true)
+                .open(out)
+                .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+            f.set_len(keep as u64)
+                .map_err(|e| format!("cannot truncate {}: {e}", out.display()))?;
+            (Sink::Text(BufWriter::new(f)), games)
+        }
+    };
+    let mut summary = GenerateSummary {
+        resumed_games: first,
+        ..GenerateSummary::default()
+    };
+    run_ordered(cfg, first, &mut |_, g| {
+        sink.write_game(&g, out)?;
+        summary.games += 1;
+        summary.positions += g.positions.len();
+        summary.wdl[2 - g.outcome() as usize] += 1;
+        progress(&summary);
+        Ok(())
+    })?;
+    Ok(summary)
 }
 
 /// Parses one data line, `FEN;result` or `FEN;result;score` (result 0,

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod data;
 pub mod datagen;
 pub mod engine;
 pub mod fake;

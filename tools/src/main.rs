@@ -2,6 +2,7 @@
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use shuai_board::rules::RuleOptions;
+use shuai_tools::data::{self, Format};
 use shuai_tools::datagen::{self, DatagenConfig};
 use shuai_tools::engine::Engine;
 use shuai_tools::fake::{self, FakeConfig, Mode};
@@ -74,10 +75,16 @@ enum Command {
     Suite(SuiteArgs),
     /// Build a balanced opening book with the Shuai search.
     Book(BookArgs),
-    /// Self-play training data (quiet positions with game results) for `tune`.
+    /// Self-play training data (quiet positions with scores and game results) for `tune` and NNUE training.
     Datagen(DatagenArgs),
     /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
     Tune(TuneArgs),
+    /// Training-data files: statistics, text/binary conversion, shuffling, splitting by game, deduplication.
+    #[command(long_about = DATA_ABOUT)]
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Write a weights table as the Rust source of `Weights::DEFAULT`.
     WeightsRs(WeightsRsArgs),
     /// A scripted fake engine for tests.
@@ -196,9 +203,23 @@ struct DatagenArgs {
     /// Seed for the openings and random plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output file (`FEN;result` lines, result from Red's view).
+    /// Output file: binary records (`.bin`, see `data --help`) or
+    /// `FEN;result;score` lines with a blank line after each game (any
+    /// other name); written game by game as games finish.
     #[arg(long)]
     out: PathBuf,
+    /// Output format instead of the one the file name implies: binary or text.
+    #[arg(long)]
+    format: Option<String>,
+    /// Continue an interrupted run in the same file: keep its complete
+    /// games, cut off the rest and play on from the next game with the same
+    /// seed stream (the result is the file an uninterrupted run writes).
+    /// Binary files must have been started with the same settings.
+    #[arg(long)]
+    resume: bool,
+    /// No progress line on stderr.
+    #[arg(long)]
+    no_progress: bool,
     /// Opening book (default: the built-in balanced-openings.epd).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -214,6 +235,111 @@ struct DatagenArgs {
     /// Weights table both sides play with (default: the built-in weights).
     #[arg(long)]
     weights: Option<PathBuf>,
+}
+
+const DATA_ABOUT: &str = "Training-data files: statistics, text/binary conversion, shuffling, \
+splitting by game, deduplication.
+
+Inputs are read whole into memory, in either format (told apart by the first bytes):
+- binary (`.bin`): a header (magic SHUAIPOS, version, record size, game and record \
+counts, a note on how the file was made) then 32-byte records, each a position \
+with its side to move, search score (cp, Red's view), game outcome (Red's view), \
+halfmove clock and a flag on the last position of each game;
+- text: `FEN;result;score` lines (result 1.0/0.5/0.0 and score from Red's view), \
+a blank line after each game.
+Outputs are binary when the name ends in `.bin`, text otherwise, unless --format says.";
+
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Counts of positions, games, results, side to move, score and piece-count histograms.
+    #[command(
+        long_about = "Counts over all the files together: positions, games (records flagged as \
+the last of their game), results by position and by game, side to move, mean |score|, \
+a score histogram (Red's view, cp) and the number of pieces on the board (a phase \
+measure). For binary files the header's note and counts are shown too."
+    )]
+    Stats {
+        /// Data files (binary or text).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Converts text to binary or binary to text.
+    #[command(
+        long_about = "Reads IN (binary or text) and writes OUT in the format its name implies \
+(`.bin`: binary, else text) or --format. Records and game boundaries are kept exactly; \
+a text line needs a score (`FEN;result;score`)."
+    )]
+    Convert {
+        /// Input file.
+        input: PathBuf,
+        /// Output file.
+        output: PathBuf,
+        /// Output format: binary or text (default: from OUT's name).
+        #[arg(long)]
+        format: Option<String>,
+    },
+    /// Concatenates files and shuffles their records in an order fixed by --seed.
+    #[command(
+        long_about = "Concatenates the inputs in the order given and shuffles all the records \
+(Fisher-Yates with the tools' SplitMix64 generator): one seed and one input give one \
+output. The records keep their game-end flags, but after a shuffle they no longer \
+delimit games: split by game first, then shuffle the training part."
+    )]
+    Shuffle {
+        /// Input files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Shuffle seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output format: binary or text (default: from the name).
+        #[arg(long)]
+        format: Option<String>,
+    },
+    /// Splits a file into training and validation sets by whole games.
+    #[command(
+        long_about = "Cuts IN into games at the records flagged last of their game, puts \
+round(fraction × games) games chosen by --seed into --valid and the rest into --train, \
+each in the input's order: no game has positions on both sides. Deterministic."
+    )]
+    Split {
+        /// Input file (in game order, as datagen writes it).
+        input: PathBuf,
+        /// Training output.
+        #[arg(long)]
+        train: PathBuf,
+        /// Validation output.
+        #[arg(long)]
+        valid: PathBuf,
+        /// Share of the games that go to validation.
+        #[arg(long, default_value_t = 0.05)]
+        valid_fraction: f64,
+        /// Seed choosing the validation games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output format: binary or text (default: from each name).
+        #[arg(long)]
+        format: Option<String>,
+    },
+    /// Drops repeated positions (same pieces and side to move), keeping the first.
+    #[command(
+        long_about = "Keeps the first record of each placement and side to move (the score, \
+result and clocks of later repeats are ignored) and reports how many were dropped. When \
+a game's last record is dropped, the game's last kept record takes the game-end flag."
+    )]
+    Dedup {
+        /// Input file.
+        input: PathBuf,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Output format: binary or text (default: from the name).
+        #[arg(long)]
+        format: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -319,6 +445,7 @@ fn main() -> ExitCode {
         Command::Book(a) => cmd_book(a),
         Command::Datagen(a) => cmd_datagen(a),
         Command::Tune(a) => cmd_tune(a),
+        Command::Data { command } => cmd_data(command),
         Command::WeightsRs(a) => cmd_weights_rs(a),
         Command::FakeEngine(a) => {
             fake::run(FakeConfig {
@@ -563,38 +690,171 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
             None => shuai_eval::Weights::DEFAULT,
         }),
     };
+    let format = out_format(&a.format, &a.out)?;
+    let resumed = if a.resume {
+        existing_games(&a.out, format)?
+    } else {
+        0
+    };
+    if resumed > 0 {
+        eprintln!("{}: {resumed} complete games, resuming", a.out.display());
+    }
+    let mut bar = progress::Progress::new(a.games, !a.no_progress)
+        .starting_at(resumed)
+        .every(std::time::Duration::from_secs(30));
     let start = Instant::now();
-    let games = a.games;
-    let records = datagen::run(&cfg, &|n, g| {
-        eprint!(
-            "\rgames {n}/{games}  last: {} plies, {} positions, result {}   ",
-            g.plies,
-            g.positions.len(),
-            datagen::format_result(g.result)
+    let s = datagen::generate(&cfg, &a.out, format, a.resume, &mut |s| {
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        bar.update(
+            s.resumed_games + s.games,
+            &format!(
+                "games, {} positions, {:.0} pos/s ({:.2} M/h), Red {}-{}-{}",
+                s.positions,
+                s.positions as f64 / secs,
+                s.positions as f64 / secs * 3600.0 / 1e6,
+                s.wdl[0],
+                s.wdl[1],
+                s.wdl[2]
+            ),
         );
-    });
-    eprintln!();
-    let mut text = String::new();
-    let (mut w, mut d, mut l, mut n) = (0, 0, 0, 0);
-    for g in &records {
-        match g.result {
-            r if r > 0.75 => w += 1,
-            r if r < 0.25 => l += 1,
-            _ => d += 1,
+    })?;
+    bar.finish();
+    println!(
+        "{} games (Red {} wins, {} draws, {} losses), {} positions written to {} in {:.1} s{}",
+        s.games,
+        s.wdl[0],
+        s.wdl[1],
+        s.wdl[2],
+        s.positions,
+        a.out.display(),
+        start.elapsed().as_secs_f64(),
+        if s.resumed_games > 0 {
+            format!(" after the {} games already there", s.resumed_games)
+        } else {
+            String::new()
         }
-        for line in g.lines() {
-            text.push_str(&line);
-            text.push('\n');
-            n += 1;
+    );
+    Ok(())
+}
+
+/// Complete games already in a datagen output (0 when it does not exist).
+fn existing_games(path: &std::path::Path, format: Format) -> Result<usize, String> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    Ok(match format {
+        Format::Binary => data::read_header(path)?.map_or(0, |h| h.games as usize),
+        Format::Text => datagen::text_games(&read_text(path)?).0,
+    })
+}
+
+/// The output format: `--format` or the file name's.
+fn out_format(given: &Option<String>, path: &std::path::Path) -> Result<Format, String> {
+    Ok(Format::or_from_path(
+        given.as_deref().map(Format::parse).transpose()?,
+        path,
+    ))
+}
+
+/// Writes records, saying how many went where.
+fn write_records(
+    path: &std::path::Path,
+    records: &[data::PackedPosition],
+    format: &Option<String>,
+    note: &str,
+) -> Result<(), String> {
+    data::write_positions(path, records, out_format(format, path)?, note)?;
+    println!("{} positions written to {}", records.len(), path.display());
+    Ok(())
+}
+
+fn cmd_data(c: DataCommand) -> Result<(), String> {
+    match c {
+        DataCommand::Stats { files } => {
+            let mut stats = data::Stats::default();
+            for f in &files {
+                if let Some(h) = data::read_header(f)? {
+                    println!(
+                        "{}: binary v{}, header: {} games, {} records; {}",
+                        f.display(),
+                        h.version,
+                        h.games,
+                        h.records,
+                        h.note
+                    );
+                }
+                for p in data::read_positions(f)? {
+                    stats.add(&p);
+                }
+            }
+            print!("{stats}");
+        }
+        DataCommand::Convert {
+            input,
+            output,
+            format,
+        } => {
+            let records = data::read_positions(&input)?;
+            let note = data::read_header(&input)?
+                .map(|h| h.note)
+                .unwrap_or_else(|| format!("converted from {}", input.display()));
+            write_records(&output, &records, &format, &note)?;
+        }
+        DataCommand::Shuffle {
+            inputs,
+            out,
+            seed,
+            format,
+        } => {
+            let mut records = Vec::new();
+            for f in &inputs {
+                records.extend(data::read_positions(f)?);
+            }
+            data::shuffle(&mut records, seed);
+            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+            let note = format!("shuffle --seed {seed} of {}", names.join(" "));
+            write_records(&out, &records, &format, &note)?;
+        }
+        DataCommand::Split {
+            input,
+            train,
+            valid,
+            valid_fraction,
+            seed,
+            format,
+        } => {
+            if !(0.0..=1.0).contains(&valid_fraction) {
+                return Err(format!("--valid-fraction {valid_fraction}: expected 0..=1"));
+            }
+            let records = data::read_positions(&input)?;
+            let games = data::games(&records).len();
+            let (t, v) = data::split_by_game(&records, valid_fraction, seed);
+            let note = |part: &str| {
+                format!(
+                    "split {part} of {} (--valid-fraction {valid_fraction} --seed {seed})",
+                    input.display()
+                )
+            };
+            write_records(&train, &t, &format, &note("train"))?;
+            write_records(&valid, &v, &format, &note("valid"))?;
+            println!(
+                "{games} games: {} for training, {} for validation",
+                data::games(&t).len(),
+                data::games(&v).len()
+            );
+        }
+        DataCommand::Dedup { input, out, format } => {
+            let mut records = data::read_positions(&input)?;
+            let before = records.len();
+            let dropped = data::dedup(&mut records);
+            println!(
+                "{dropped} of {before} positions were repeats ({:.2}%)",
+                100.0 * dropped as f64 / before.max(1) as f64
+            );
+            let note = format!("dedup of {}", input.display());
+            write_records(&out, &records, &format, &note)?;
         }
     }
-    std::fs::write(&a.out, text).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
-    println!(
-        "{} games (Red {w} wins, {d} draws, {l} losses), {n} positions written to {} in {:.1} s",
-        records.len(),
-        a.out.display(),
-        start.elapsed().as_secs_f64()
-    );
     Ok(())
 }
 

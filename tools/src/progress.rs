@@ -1,9 +1,11 @@
-//! The live progress line on stderr: games done, W-D-L, Elo ± error, LOS
-//! and, with an SPRT, the LLR. On a terminal the line is redrawn in place;
-//! otherwise one line is printed per finished game.
+//! The live progress line on stderr: a bar, items done of the total,
+//! elapsed time, the time left, and a status text (a match's W-D-L, Elo ±
+//! error, LOS and LLR; datagen's positions and rate). On a terminal the
+//! line is redrawn in place; otherwise one line is printed per update (or at
+//! most one per [`Progress::every`] interval).
 
 use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The progress display.
 pub struct Progress {
@@ -12,6 +14,9 @@ pub struct Progress {
     total: usize,
     start: Instant,
     drawn: bool,
+    base: usize,
+    every: Duration,
+    last_line: Option<Instant>,
 }
 
 impl Progress {
@@ -23,7 +28,29 @@ impl Progress {
             total,
             start: Instant::now(),
             drawn: false,
+            base: 0,
+            every: Duration::ZERO,
+            last_line: None,
         }
+    }
+
+    /// The display of a run that starts with `done` items already done
+    /// (a resumed run): the time left is estimated from this run's pace.
+    pub fn starting_at(mut self, done: usize) -> Progress {
+        self.base = done;
+        self
+    }
+
+    /// Off a terminal, prints at most one line per `interval` (and the
+    /// last one).
+    pub fn every(mut self, interval: Duration) -> Progress {
+        self.every = interval;
+        self
+    }
+
+    /// Seconds since the display was made.
+    pub fn elapsed_secs(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
     }
 
     /// Shows the state after `done` games; `status` is the text after the
@@ -32,6 +59,13 @@ impl Progress {
         if !self.enabled {
             return;
         }
+        if !self.tty && done < self.total {
+            if let Some(t) = self.last_line {
+                if t.elapsed() < self.every {
+                    return;
+                }
+            }
+        }
         let width = 24;
         let filled = (done * width)
             .checked_div(self.total)
@@ -39,8 +73,9 @@ impl Progress {
             .min(width);
         let bar: String = "#".repeat(filled) + &"-".repeat(width - filled);
         let secs = self.start.elapsed().as_secs();
-        let eta = if done > 0 && done < self.total {
-            let left = secs as f64 * (self.total - done) as f64 / done as f64;
+        let run = done.saturating_sub(self.base);
+        let eta = if run > 0 && done < self.total {
+            let left = self.elapsed_secs() * (self.total - done) as f64 / run as f64;
             format!(" eta {}", hms(left as u64))
         } else {
             String::new()
@@ -55,6 +90,7 @@ impl Progress {
             let _ = write!(err, "\r\x1b[K{line}");
         } else {
             let _ = writeln!(err, "{line}");
+            self.last_line = Some(Instant::now());
         }
         let _ = err.flush();
         self.drawn = true;
