@@ -4,9 +4,18 @@
 //!
 //! - [`features`]: which inputs a position switches on.
 //! - [`network`]: the quantised network, its arithmetic and file format.
+//! - [`accumulator`]: the fast path: accumulators updated move by move
+//!   ([`Accumulator::update`]) and evaluated with AVX2 when the processor
+//!   has it ([`evaluate`]); bit for bit the reference
+//!   [`Network::evaluate`].
 
+pub mod accumulator;
 pub mod features;
 pub mod network;
+mod simd;
+#[cfg(test)]
+pub(crate) mod test_support;
 
+pub use accumulator::{evaluate, Accumulator, Change};
 pub use features::{active_features, feature_index, INPUTS};
 pub use network::{Network, NetworkError, HIDDEN, QA, QB, SCALE};

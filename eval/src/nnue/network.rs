@@ -75,16 +75,34 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
+/// `HIDDEN` values aligned to a cache line: one feature's weights, the
+/// biases, or half of the output weights, so that 256-bit loads of them
+/// never straddle two lines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct Row(pub(crate) [i16; HIDDEN]);
+
+impl Row {
+    fn from_slice(values: &[i16]) -> Row {
+        let mut row = Row([0; HIDDEN]);
+        row.0.copy_from_slice(values);
+        row
+    }
+}
+
 /// A quantised network, ready to evaluate.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS × HIDDEN`, feature by feature.
-    pub(crate) ft_weights: Vec<i16>,
-    /// `HIDDEN`.
-    pub(crate) ft_bias: Vec<i16>,
-    /// `2 × HIDDEN`: side to move's half, then the other's.
-    pub(crate) out_weights: Vec<i16>,
+    /// `INPUTS` rows, feature by feature.
+    pub(crate) ft_weights: Vec<Row>,
+    pub(crate) ft_bias: Row,
+    /// The side to move's half, then the other's.
+    pub(crate) out_weights: [Row; 2],
     pub(crate) out_bias: i32,
+    /// Whether every output weight lies in `-128..=128`, so that
+    /// `v · w` (with `v ≤ QA = 255`) fits in an i16 and the fast output
+    /// layer applies ([`super::simd::screlu_dot`]).
+    pub(crate) output_fits_i16: bool,
     description: String,
     hash: u64,
 }
@@ -130,11 +148,19 @@ impl Network {
                 description.len()
             )));
         }
+        let output_fits_i16 = out_weights.iter().all(|w| (-128..=128).contains(w));
         let mut net = Network {
-            ft_weights,
-            ft_bias,
-            out_weights,
+            ft_weights: ft_weights
+                .chunks_exact(HIDDEN)
+                .map(Row::from_slice)
+                .collect(),
+            ft_bias: Row::from_slice(&ft_bias),
+            out_weights: [
+                Row::from_slice(&out_weights[..HIDDEN]),
+                Row::from_slice(&out_weights[HIDDEN..]),
+            ],
             out_bias,
+            output_fits_i16,
             description: description.to_string(),
             hash: 0,
         };
@@ -159,12 +185,12 @@ impl Network {
 
     fn parameter_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(2 * (INPUTS + 3) * HIDDEN + 4);
-        for v in self
+        let rows = self
             .ft_weights
             .iter()
-            .chain(&self.ft_bias)
-            .chain(&self.out_weights)
-        {
+            .chain([&self.ft_bias])
+            .chain(&self.out_weights);
+        for v in rows.flat_map(|row| &row.0) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.out_bias.to_le_bytes());
@@ -267,11 +293,9 @@ impl Network {
 
     /// The accumulator of `pos` from `perspective`, computed from scratch.
     pub fn refresh(&self, pos: &Position, perspective: shuai_board::Color) -> [i16; HIDDEN] {
-        let mut acc = [0i16; HIDDEN];
-        acc.copy_from_slice(&self.ft_bias);
+        let mut acc = self.ft_bias.0;
         for f in active_features(pos, perspective) {
-            let row = &self.ft_weights[f * HIDDEN..(f + 1) * HIDDEN];
-            for (a, w) in acc.iter_mut().zip(row) {
+            for (a, w) in acc.iter_mut().zip(&self.ft_weights[f].0) {
                 *a = a.wrapping_add(*w);
             }
         }
@@ -282,10 +306,18 @@ impl Network {
     /// centipawns from the side to move's point of view.
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let mut sum: i32 = 0;
-        for (x, w) in us.iter().chain(them).zip(&self.out_weights) {
+        let weights = self.out_weights[0].0.iter().chain(&self.out_weights[1].0);
+        for (x, w) in us.iter().chain(them).zip(weights) {
             let v = i32::from(*x).clamp(0, QA);
             sum += v * v * i32::from(*w);
         }
+        self.scale_output(sum)
+    }
+
+    /// The last step of [`Network::output`], shared with the fast path:
+    /// `Σ v² · w` to centipawns.
+    #[inline]
+    pub(crate) fn scale_output(&self, sum: i32) -> i32 {
         let out = sum / QA + self.out_bias;
         out * SCALE / (QA * QB)
     }
@@ -337,29 +369,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A network with small pseudo-random parameters.
-    pub(crate) fn random_network(seed: u64) -> Network {
-        let mut s = seed | 1;
-        let mut next = move |range: i32| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % (2 * range as u64 + 1)) as i32 - range
-        };
-        let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(40) as i16).collect();
-        let ft_bias = (0..HIDDEN).map(|_| next(100) as i16).collect();
-        let out_weights = (0..2 * HIDDEN).map(|_| next(127) as i16).collect();
-        let out_bias = next(QA * QB);
-        Network::from_parts(
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
-            "random test network",
-        )
-        .unwrap()
-    }
+    use crate::nnue::test_support::random_network;
 
     #[test]
     fn file_round_trip() {

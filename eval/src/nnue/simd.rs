@@ -1,0 +1,270 @@
+//! The inner loops of the network: accumulator updates and the output
+//! layer, each with a portable version and, on x86-64 processors with
+//! AVX2, a faster one chosen at run time. Both give the same bits.
+//!
+//! The accumulator loops are written once, plainly, and compiled twice:
+//! as they are (SSE2 on x86-64, 8 values per instruction) and inside a
+//! function compiled for AVX2 (16 values per instruction), the pattern of
+//! [`crate::evaluate_with`]. Wrapping i16 additions give the same result
+//! in any order, so every copy equals [`Network::refresh`].
+//!
+//! The output layer needs `_mm256_madd_epi16`, which the compiler does not
+//! find by itself, so its AVX2 copy is written with intrinsics.
+//!
+//! [`Network::refresh`]: super::Network::refresh
+
+use super::network::{Row, HIDDEN, QA};
+
+/// Whether the processor has AVX2 (answered from a cache after the first
+/// call).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// Defines `$name`, which runs the portable `$generic` or, when the
+/// processor has AVX2, the same code compiled for AVX2 (`$avx2`).
+macro_rules! dispatch {
+    ($(#[$doc:meta])* fn $name:ident / $avx2:ident = $generic:ident($($arg:ident: $ty:ty),*)) => {
+        #[doc = concat!("`", stringify!($generic), "` compiled for AVX2.")]
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx2($($arg: $ty),*) {
+            $generic($($arg),*)
+        }
+
+        $(#[$doc])*
+        #[inline]
+        pub(crate) fn $name($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if has_avx2() {
+                    // SAFETY: the processor supports AVX2, the only
+                    // feature this copy is compiled for (checked just
+                    // above).
+                    return unsafe { $avx2($($arg),*) };
+                }
+            }
+            $generic($($arg),*)
+        }
+    };
+}
+
+#[inline(always)]
+fn add_generic(acc: &mut [i16; HIDDEN], row: &Row) {
+    for (a, w) in acc.iter_mut().zip(&row.0) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub_generic(acc: &mut [i16; HIDDEN], row: &Row) {
+    for (a, w) in acc.iter_mut().zip(&row.0) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+#[inline(always)]
+fn sub_add_generic(out: &mut [i16; HIDDEN], parent: &[i16; HIDDEN], sub: &Row, add: &Row) {
+    let rows = sub.0.iter().zip(&add.0);
+    for ((o, p), (s, a)) in out.iter_mut().zip(parent).zip(rows) {
+        *o = p.wrapping_sub(*s).wrapping_add(*a);
+    }
+}
+
+#[inline(always)]
+fn sub_sub_add_generic(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    sub1: &Row,
+    sub2: &Row,
+    add: &Row,
+) {
+    for i in 0..HIDDEN {
+        out[i] = parent[i]
+            .wrapping_sub(sub1.0[i])
+            .wrapping_sub(sub2.0[i])
+            .wrapping_add(add.0[i]);
+    }
+}
+
+dispatch!(
+    /// `acc += row` (wrapping), for building an accumulator from scratch.
+    fn add / add_avx2 = add_generic(acc: &mut [i16; HIDDEN], row: &Row)
+);
+dispatch!(
+    /// `acc -= row` (wrapping).
+    fn sub / sub_avx2 = sub_generic(acc: &mut [i16; HIDDEN], row: &Row)
+);
+dispatch!(
+    /// `out = parent - sub + add` in one pass: a quiet move.
+    fn sub_add / sub_add_avx2 = sub_add_generic(
+        out: &mut [i16; HIDDEN], parent: &[i16; HIDDEN], sub: &Row, add: &Row
+    )
+);
+dispatch!(
+    /// `out = parent - sub1 - sub2 + add` in one pass: a capture.
+    fn sub_sub_add / sub_sub_add_avx2 = sub_sub_add_generic(
+        out: &mut [i16; HIDDEN], parent: &[i16; HIDDEN], sub1: &Row, sub2: &Row, add: &Row
+    )
+);
+
+/// `Σ clamp(x, 0, QA)² · w` over both accumulators (side to move's
+/// first) and the two halves of the output weights, in i32 with
+/// wrapping: the sum of [`super::Network::output`].
+///
+/// `small_weights` says every weight lies in `-128..=128` (see
+/// [`super::Network`]), which the AVX2 copy needs.
+#[inline]
+pub(crate) fn screlu_dot(
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+    weights: &[Row; 2],
+    small_weights: bool,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if small_weights && has_avx2() {
+            // SAFETY: the processor supports AVX2, the only feature this
+            // copy is compiled for (checked just above).
+            return unsafe { screlu_dot_avx2(us, them, weights) };
+        }
+    }
+    let _ = small_weights;
+    screlu_dot_generic(us, them, weights)
+}
+
+/// The portable output sum, term by term as the reference computes it.
+pub(crate) fn screlu_dot_generic(
+    us: &[i16; HIDDEN],
+    them: &[i16; HIDDEN],
+    weights: &[Row; 2],
+) -> i32 {
+    let xs = us.iter().chain(them);
+    let ws = weights[0].0.iter().chain(&weights[1].0);
+    xs.zip(ws).fold(0i32, |sum, (x, w)| {
+        let v = i32::from(*x).clamp(0, QA);
+        // |v² · w| ≤ 255² · 32768 < 2³¹: only the sum can wrap.
+        sum.wrapping_add(v * v * i32::from(*w))
+    })
+}
+
+/// [`screlu_dot_generic`] with AVX2, 16 values at a time: `v · w` in i16
+/// (exact, as |v · w| ≤ 255 · 128 = 32640 when the weights are small),
+/// then `_mm256_madd_epi16` with `v` multiplies by `v` again and adds
+/// neighbouring pairs into i32 lanes (each pair ≤ 2 · 255 · 32640, exact).
+/// The lanes and then their total add with wrapping, so the result equals
+/// the portable sum bit for bit.
+///
+/// The weights must all lie in `-128..=128`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2]) -> i32 {
+    use std::arch::x86_64::*;
+    const LANES: usize = 16;
+    let zero = _mm256_setzero_si256();
+    let qa = _mm256_set1_epi16(QA as i16);
+    let mut sum = _mm256_setzero_si256();
+    for (acc, w) in [(us, &weights[0]), (them, &weights[1])] {
+        for i in (0..HIDDEN).step_by(LANES) {
+            // SAFETY: `i + LANES <= HIDDEN`, so both reads of 32 bytes
+            // stay inside their arrays; `loadu` has no alignment needs.
+            let (x, w) = unsafe {
+                (
+                    _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
+                    _mm256_loadu_si256(w.0.as_ptr().add(i).cast()),
+                )
+            };
+            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            let vw = _mm256_mullo_epi16(v, w);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+        }
+    }
+    let lanes: [i32; 8] = lanes_i32(sum);
+    lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+/// The eight i32 lanes of a 256-bit register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn lanes_i32(v: std::arch::x86_64::__m256i) -> [i32; 8] {
+    let mut out = [0i32; 8];
+    // SAFETY: `out` is 32 bytes, the size of the register; `storeu` has
+    // no alignment needs.
+    unsafe { std::arch::x86_64::_mm256_storeu_si256(out.as_mut_ptr().cast(), v) };
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::test_support::{random_network, Rng};
+
+    fn random_values(rng: &mut Rng, lo: i64, hi: i64) -> [i16; HIDDEN] {
+        let mut out = [0i16; HIDDEN];
+        for v in &mut out {
+            *v = (lo + (rng.next() % (hi - lo + 1) as u64) as i64) as i16;
+        }
+        out
+    }
+
+    #[test]
+    fn every_copy_of_the_output_sum_agrees() {
+        let net = random_network(5);
+        let mut rng = Rng::new(99);
+        for round in 0..200 {
+            // Values around the clipping bounds, and the extremes of i16.
+            let (lo, hi) = if round % 2 == 0 {
+                (-300, 600)
+            } else {
+                (-32768, 32767)
+            };
+            let us = random_values(&mut rng, lo, hi);
+            let them = random_values(&mut rng, lo, hi);
+            let want = screlu_dot_generic(&us, &them, &net.out_weights);
+            assert_eq!(screlu_dot(&us, &them, &net.out_weights, true), want);
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                // SAFETY: AVX2 is present (checked just above).
+                assert_eq!(
+                    unsafe { screlu_dot_avx2(&us, &them, &net.out_weights) },
+                    want
+                );
+            }
+            let mut reference = net.clone();
+            reference.out_bias = 0;
+            if round % 2 == 0 {
+                // The reference's i32 sum cannot overflow here.
+                assert_eq!(reference.scale_output(want), reference.output(&us, &them));
+            }
+        }
+    }
+
+    #[test]
+    fn every_copy_of_the_updates_agrees() {
+        let mut rng = Rng::new(3);
+        let row = |rng: &mut Rng| Row(random_values(rng, -32768, 32767));
+        for _ in 0..50 {
+            let parent = random_values(&mut rng, -32768, 32767);
+            let (a, b, c) = (row(&mut rng), row(&mut rng), row(&mut rng));
+            let mut want = parent;
+            sub_generic(&mut want, &a);
+            sub_generic(&mut want, &b);
+            add_generic(&mut want, &c);
+            let mut got = [0i16; HIDDEN];
+            sub_sub_add(&mut got, &parent, &a, &b, &c);
+            assert_eq!(got, want);
+            let mut step = parent;
+            sub(&mut step, &a);
+            sub(&mut step, &b);
+            add(&mut step, &c);
+            assert_eq!(step, want);
+            let mut want = parent;
+            sub_generic(&mut want, &a);
+            add_generic(&mut want, &c);
+            sub_add(&mut got, &parent, &a, &c);
+            assert_eq!(got, want);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Helpers for the network's tests: a random network and random games.
+
+use super::features::INPUTS;
+use super::network::{Network, HIDDEN, QA, QB};
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+pub(crate) use common::Rng;
+
+/// A network with small pseudo-random parameters (the same for the same
+/// seed).
+pub(crate) fn random_network(seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut next = move |range: i32| (rng.next() % (2 * range as u64 + 1)) as i32 - range;
+    let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(40) as i16).collect();
+    let ft_bias = (0..HIDDEN).map(|_| next(100) as i16).collect();
+    let out_weights = (0..2 * HIDDEN).map(|_| next(127) as i16).collect();
+    let out_bias = next(QA * QB);
+    Network::from_parts(
+        ft_weights,
+        ft_bias,
+        out_weights,
+        out_bias,
+        "random test network",
+    )
+    .expect("parameters of the right sizes")
+}
