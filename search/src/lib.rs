@@ -33,6 +33,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::{Move, Position};
+use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -113,6 +114,12 @@ pub(crate) struct Shared<'a> {
     natural_limit: u32,
     reporter: Reporter<'a>,
     weights: &'a Weights,
+    /// The network to evaluate with; `None`: the hand-written evaluation
+    /// with `weights`.
+    network: Option<&'a Network>,
+    /// Recompute the network's accumulators from scratch at every
+    /// evaluation instead of updating them (tests compare the two).
+    full_refresh: bool,
 }
 
 impl Shared<'_> {
@@ -197,6 +204,8 @@ pub struct Searcher {
     threads: usize,
     natural_limit: u32,
     weights: Arc<Weights>,
+    network: Option<Arc<Network>>,
+    full_refresh: bool,
 }
 
 impl Searcher {
@@ -207,6 +216,8 @@ impl Searcher {
             threads: 1,
             natural_limit: DEFAULT_NATURAL_LIMIT,
             weights: Arc::new(Weights::DEFAULT),
+            network: None,
+            full_refresh: false,
         }
     }
 
@@ -219,6 +230,19 @@ impl Searcher {
     /// The evaluation weights in use.
     pub fn weights(&self) -> &Weights {
         &self.weights
+    }
+
+    /// Evaluates with `network` from the next search on, or with the
+    /// hand-written evaluation and its weights ([`Searcher::set_weights`])
+    /// when `None` (the default). The table keeps scores of the old
+    /// evaluation: clear it ([`Searcher::clear`]) when switching.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Network> {
+        self.network.as_deref()
     }
 
     /// Sets the number of search threads (at least 1).
@@ -303,6 +327,8 @@ impl Searcher {
             natural_limit: self.natural_limit,
             reporter,
             weights: &self.weights,
+            network: self.network.as_deref(),
+            full_refresh: self.full_refresh,
         };
         let max_depth = limits
             .depth
@@ -368,4 +394,40 @@ fn ponder_from_table(pos: &Position, best: Move, tt: &TranspositionTable) -> Opt
     tt.probe(p.key(), 0)
         .and_then(|h| h.mv)
         .filter(|&m| p.is_legal(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The network's accumulators, updated lazily along the search path
+    /// (null moves included), give the very same search as recomputing
+    /// them at every evaluation: same move, score, line and node count.
+    #[test]
+    fn incremental_network_search_equals_full_refresh() {
+        let network = shuai_eval::nnue::shared_default_network();
+        let fens = [
+            bench::POSITIONS[0],
+            bench::POSITIONS[1],
+            bench::POSITIONS[12],
+            bench::POSITIONS[16],
+            bench::POSITIONS[26],
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let run = |network: Option<Arc<Network>>, full_refresh: bool| {
+                let mut s = Searcher::new(4);
+                s.set_network(network);
+                s.full_refresh = full_refresh;
+                s.search(&pos, &Limits::depth(7), &Control::new(), &|_| {})
+            };
+            let incremental = run(Some(Arc::clone(&network)), false);
+            let refreshed = run(Some(Arc::clone(&network)), true);
+            assert_eq!(incremental, refreshed, "{fen}");
+            assert!(incremental.nodes > 1000, "{fen}");
+            // The network is really used: the hand-written evaluation
+            // searches another tree.
+            assert_ne!(run(None, false).nodes, incremental.nodes, "{fen}");
+        }
+    }
 }

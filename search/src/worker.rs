@@ -8,7 +8,36 @@ use crate::score::*;
 use crate::tt::Bound;
 use crate::{Info, Shared};
 use shuai_board::{GenKind, Move, MoveList, PieceKind, Position};
+use shuai_eval::nnue::{self, Accumulator, Change, Network};
 use std::sync::atomic::Ordering;
+
+/// The network's scores are clamped to this magnitude, far inside the band
+/// of evaluations: a network (random, or badly trained) must never produce
+/// a score the search would read as a rule verdict or a mate.
+const NETWORK_SCORE_LIMIT: i32 = 10_000;
+
+/// How the position at one ply differs from its parent's, for the
+/// network's accumulators.
+#[derive(Clone, Copy)]
+enum Step {
+    /// A move: the accumulators are the parent's updated by the change.
+    Move(Change),
+    /// A null move: the pieces stand as in the parent, so the accumulators
+    /// are the parent's.
+    Null,
+}
+
+/// The network's accumulators of one ply of the search path. They are
+/// computed lazily: making a move only records the [`Step`]; the first
+/// evaluation at or below the ply brings the path's accumulators up to
+/// date from the nearest computed ancestor (nodes cut off by the table
+/// never pay for them).
+#[derive(Clone, Copy)]
+struct AccEntry {
+    acc: Accumulator,
+    step: Step,
+    computed: bool,
+}
 
 /// Per-ply state of the current search path.
 #[derive(Clone, Copy, Default)]
@@ -65,6 +94,9 @@ pub(crate) struct Worker<'a> {
     pub completed_depth: u32,
     /// Decaying count of best-move changes between iterations.
     best_move_changes: f64,
+    /// The network's accumulators along the search path, one per ply
+    /// (empty without a network); the root's is always computed.
+    accs: Box<[AccEntry]>,
 }
 
 impl<'a> Worker<'a> {
@@ -100,6 +132,80 @@ impl<'a> Worker<'a> {
             stopped: false,
             completed_depth: 0,
             best_move_changes: 0.0,
+            accs: match shared.network {
+                Some(net) => {
+                    let root = AccEntry {
+                        acc: Accumulator::new(net, pos),
+                        step: Step::Null,
+                        computed: true,
+                    };
+                    vec![root; MAX_PLY + 4].into_boxed_slice()
+                }
+                None => Box::default(),
+            },
+        }
+    }
+
+    /// Plays `m` at `ply`, noting what it changes for the network.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize) {
+        if self.shared.network.is_some() {
+            let change = Change::of_move(&self.pos, m).expect("move has a piece");
+            let entry = &mut self.accs[ply + 1];
+            entry.step = Step::Move(change);
+            entry.computed = false;
+        }
+        self.pos.make_move(m);
+    }
+
+    /// Passes at `ply` (null-move pruning): the child shares the parent's
+    /// accumulators.
+    #[inline]
+    fn make_null_move(&mut self, ply: usize) {
+        if self.shared.network.is_some() {
+            let entry = &mut self.accs[ply + 1];
+            entry.step = Step::Null;
+            entry.computed = false;
+        }
+        self.pos.make_null_move();
+    }
+
+    /// The static evaluation of the node at `ply` (the current position):
+    /// the network's when the search has one, else the hand-written one.
+    #[inline]
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        match self.shared.network {
+            None => shuai_eval::evaluate_with(&self.pos, self.shared.weights),
+            Some(net) => {
+                if self.shared.full_refresh {
+                    self.accs[ply].acc.refresh(net, &self.pos);
+                } else {
+                    self.update_accumulators(net, ply);
+                }
+                let side = self.pos.side_to_move();
+                nnue::evaluate(net, &self.accs[ply].acc, side)
+                    .clamp(-NETWORK_SCORE_LIMIT, NETWORK_SCORE_LIMIT)
+            }
+        }
+    }
+
+    /// Brings the accumulators of the path up to `ply` up to date, from
+    /// the nearest ply whose accumulators are computed (the root's always
+    /// are).
+    fn update_accumulators(&mut self, net: &Network, ply: usize) {
+        let mut first = ply;
+        while !self.accs[first].computed {
+            first -= 1;
+        }
+        for p in first + 1..=ply {
+            let (done, rest) = self.accs.split_at_mut(p);
+            let parent = &done[p - 1].acc;
+            let entry = &mut rest[0];
+            match entry.step {
+                Step::Move(change) => entry.acc.update(parent, net, &change),
+                Step::Null => entry.acc = *parent,
+            }
+            entry.computed = true;
         }
     }
 
@@ -232,7 +338,7 @@ impl<'a> Worker<'a> {
             eval: if in_check {
                 -INFINITE
             } else {
-                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
+                self.evaluate(0)
             },
             ..Frame::default()
         };
@@ -244,7 +350,7 @@ impl<'a> Worker<'a> {
             let piece = self.pos.piece_at(m.from()).expect("root move has a piece");
             self.frames[0].played = Some(PieceTo { piece, to: m.to() });
             let gives_check = self.pos.gives_check(m);
-            self.pos.make_move(m);
+            self.make_move(m, 0);
             self.visit();
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut score;
@@ -331,11 +437,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
-            };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -365,7 +467,7 @@ impl<'a> Worker<'a> {
         } else if let Some(h) = hit {
             h.eval
         } else {
-            shuai_eval::evaluate_with(&self.pos, self.shared.weights)
+            self.evaluate(ply)
         };
         self.frames[ply].eval = eval;
         self.frames[ply].in_check = in_check;
@@ -389,7 +491,7 @@ impl<'a> Worker<'a> {
                 // a few plies deep.
                 let r = 2 + depth / 4;
                 self.frames[ply].played = None;
-                self.pos.make_null_move();
+                self.make_null_move(ply);
                 self.visit();
                 let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.unmake_null_move();
@@ -470,7 +572,7 @@ impl<'a> Worker<'a> {
             let extension =
                 i32::from(gives_check && ply < 2 * self.completed_depth.max(4) as usize);
             let new_depth = depth - 1 + extension;
-            self.pos.make_move(m);
+            self.make_move(m, ply);
             self.visit();
             searched += 1;
             let mut score;
@@ -578,11 +680,7 @@ impl<'a> Worker<'a> {
         let shield = self.pos.king_shield();
         let in_check = shield.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                shuai_eval::evaluate_with(&self.pos, self.shared.weights)
-            };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
@@ -612,7 +710,7 @@ impl<'a> Worker<'a> {
         } else {
             eval = match hit {
                 Some(h) => h.eval,
-                None => shuai_eval::evaluate_with(&self.pos, self.shared.weights),
+                None => self.evaluate(ply),
             };
             if eval >= beta {
                 return eval;
@@ -639,7 +737,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.pos.make_move(m);
+            self.make_move(m, ply);
             self.visit();
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
             self.pos.unmake_move();
