@@ -1,5 +1,8 @@
 //! End-to-end: `shuai judge` and `shuai eval` print what a person needs.
 
+#[path = "protocol_harness/mod.rs"]
+mod harness;
+
 use std::process::Command;
 
 fn shuai(args: &[&str]) -> (i32, String, String) {
@@ -95,6 +98,54 @@ fn eval_uses_a_weights_table_and_reports_a_bad_one() {
     assert_eq!(
         err.trim_end(),
         format!("shuai eval: {path}: line 1: bad value \"seventy\" for tempo.mg")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_prints_the_network_score_with_nnue_or_evalfile() {
+    let dir = std::env::temp_dir().join(format!("shuai-eval-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("constant.nnue");
+    harness::write_constant_network(&file, 300);
+    let net = shuai_eval::nnue::Network::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, _) = shuai(&["eval", "--evalfile", path, "--moves", "h2e2"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with(&format!(
+            "NNUE network {:016x} (1260->256)x2->SCReLU->1 from {path}: constant test network\n\
+             NNUE (Red's view): -300\nNNUE (Black to move): +300\n",
+            net.hash()
+        )),
+        "{out}"
+    );
+    assert!(out.contains("Final (Red's view)"), "{out}");
+
+    let (code, out, _) = shuai(&["eval", "--nnue"]);
+    assert_eq!(code, 0);
+    let embedded = shuai_eval::nnue::default_network();
+    assert!(
+        out.contains(&format!(
+            "NNUE network {:016x} (1260->256)x2->SCReLU->1 from the embedded network: {}\n",
+            embedded.hash(),
+            embedded.description()
+        )),
+        "{out}"
+    );
+    let score = embedded.evaluate(&shuai_board::Position::startpos());
+    assert!(
+        out.ends_with(&format!("NNUE (Red to move): {score:+}\n")),
+        "{out}"
+    );
+
+    std::fs::write(&file, "garbage, not a network").unwrap();
+    let (code, out, err) = shuai(&["eval", "--evalfile", path]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim_end(),
+        format!("shuai eval: {path}: not a Shuai network file (no SHUAINNU magic)")
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -42,6 +42,8 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option usebook type check default false",
         "option bookfiles type string default <empty>",
         "option weightsfile type string default <empty>",
+        "option evalfile type string default <empty>",
+        "option usennue type check default false",
         "option hashsize type spin min 0 max 65536 default 16",
         "option threads type spin min 0 max 256 default 1",
         "option multipv type spin min 1 max 128 default 1",
@@ -508,6 +510,42 @@ fn debug_echoes_lines() {
             "info idleline [isready]"
         ]
     );
+}
+
+/// `evalfile` and `usennue` in UCCI: a network that scores every
+/// position +300 for the side to move makes the depth-1 score -300; a
+/// damaged file gets one `info message` and the last good network stays.
+#[test]
+fn evalfile_and_usennue_change_the_evaluation() {
+    let dir = std::env::temp_dir().join(format!("shuai-ucci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("constant.nnue");
+    write_constant_network(&file, 300);
+    let damaged = dir.join("damaged.nnue");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 10;
+    bytes[last] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let (mut e, _) = ucci();
+    let built_in = depth1_score(&mut e);
+    e.send("setoption usennue true");
+    e.send(&format!("setoption evalfile {}", file.display()));
+    assert!(e.sync().is_empty());
+    assert_eq!(depth1_score(&mut e), -300);
+    e.send(&format!("setoption evalfile {}", damaged.display()));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "info message setoption evalfile: {}: parameter hash",
+            damaged.display()
+        )) && lines[0].ends_with(&format!("(damaged file); keeping {}", file.display())),
+        "{lines:?}"
+    );
+    assert_eq!(depth1_score(&mut e), -300);
+    e.send("setoption usennue false");
+    assert_eq!(depth1_score(&mut e), built_in);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Options that reject a value say so once and keep the old value.

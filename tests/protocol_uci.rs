@@ -42,6 +42,8 @@ fn handshake_lists_uci_options() {
             "OwnBook",
             "Book File",
             "WeightsFile",
+            "EvalFile",
+            "Use NNUE",
             "Idle",
             "Pruning",
             "Knowledge",
@@ -332,7 +334,7 @@ fn multipv_and_searchmoves() {
 }
 
 /// §3.2: names case-insensitive, values with spaces, buttons, legacy
-/// options silent, unknown ones reported once.
+/// options silent, unknown ones and unreadable files reported once.
 #[test]
 fn setoption_forms() {
     let (mut e, _) = uci();
@@ -355,7 +357,12 @@ fn setoption_forms() {
     let lines = e.sync();
     assert_eq!(
         lines,
-        ["info string opening books are not supported yet; '/no such dir/book.dat' is remembered but not used"]
+        [
+            "info string opening books are not supported yet; '/no such dir/book.dat' is remembered but not used",
+            // A Pikafish network is no Shuai network: one line, and the
+            // embedded network stays.
+            "info string setoption EvalFile: cannot read pikafish.nnue: No such file or directory (os error 2); keeping the embedded network",
+        ]
     );
     e.send("setoption name No Such Thing value 3");
     assert_eq!(
@@ -377,16 +384,6 @@ fn weights_file_changes_the_evaluation() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tempo.txt");
     std::fs::write(&file, "# test\ntempo.mg 900\ntempo.eg 900\n").unwrap();
-    let depth1_score = |e: &mut Engine| {
-        e.send("position startpos");
-        e.send("go depth 1");
-        let lines = e.search_result();
-        let info = lines
-            .iter()
-            .rfind(|l| l.starts_with("info depth 1 "))
-            .unwrap_or_else(|| panic!("{lines:?}"));
-        field(info, "cp").unwrap().parse::<i32>().unwrap()
-    };
     let (mut e, _) = uci();
     let built_in = depth1_score(&mut e);
     assert!(built_in.abs() < 100, "{built_in}");
@@ -413,6 +410,55 @@ fn weights_file_changes_the_evaluation() {
         "{lines:?}"
     );
     assert_eq!(depth1_score(&mut e), tuned);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `EvalFile` loads a network and `Use NNUE` plays with it: here one
+/// that scores every position +300 for the side to move, so the depth-1
+/// score is exactly -300. A file that cannot be read gets one `info
+/// string` and the last good network stays; `<empty>` is the embedded one.
+#[test]
+fn eval_file_and_use_nnue_change_the_evaluation() {
+    let dir = std::env::temp_dir().join(format!("shuai-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("constant.nnue");
+    write_constant_network(&file, 300);
+    let (mut e, lines) = uci();
+    assert!(lines.contains(&"option name Use NNUE type check default false".to_string()));
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+    let built_in = depth1_score(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    assert_eq!(e.sync(), Vec::<String>::new());
+    assert_eq!(
+        depth1_score(&mut e),
+        built_in,
+        "the network is off by default"
+    );
+    e.send("setoption name Use NNUE value true");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    assert_eq!(depth1_score(&mut e), -300);
+
+    let missing = dir.join("missing.nnue");
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        missing.display()
+    ));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "info string setoption EvalFile: cannot read {}",
+            missing.display()
+        )) && lines[0].ends_with(&format!("; keeping {}", file.display())),
+        "{lines:?}"
+    );
+    assert_eq!(depth1_score(&mut e), -300);
+    e.send("setoption name EvalFile value <empty>");
+    assert_eq!(e.sync(), Vec::<String>::new());
+    let embedded = depth1_score(&mut e);
+    assert!(embedded.abs() < 10_000, "{embedded}");
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(depth1_score(&mut e), built_in);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,7 +1,7 @@
 //! The `shuai` command line: with no subcommand it speaks UCCI/UCI on
 //! stdin/stdout; subcommands are tools for people at a terminal.
 
-use crate::engine::EvalWeights;
+use crate::engine::{EvalNetwork, EvalWeights};
 use clap::{Parser, Subcommand};
 use shuai_board::Position;
 use std::io::{self, IsTerminal, Write};
@@ -73,6 +73,15 @@ pub enum Command {
         /// Search threads (the node total is only reproducible with 1).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Evaluate with the NNUE network (the embedded one unless
+        /// --evalfile names another) instead of the hand-written
+        /// evaluation; the node total is then another signature.
+        #[arg(long)]
+        nnue: bool,
+        /// A network file (as `shuai-tools train` writes it); implies
+        /// --nnue.
+        #[arg(long, value_name = "FILE")]
+        evalfile: Option<String>,
     },
     /// Print every term of the static evaluation for both sides.
     Eval {
@@ -85,6 +94,14 @@ pub enum Command {
         /// with instead of the built-in weights.
         #[arg(long)]
         weights: Option<String>,
+        /// Also print the NNUE network's score (the embedded network
+        /// unless --evalfile names another) and which network it is.
+        #[arg(long)]
+        nnue: bool,
+        /// A network file (as `shuai-tools train` writes it) to score
+        /// with; implies --nnue.
+        #[arg(long, value_name = "FILE")]
+        evalfile: Option<String>,
     },
     /// Judge the final position of a game by the rules: mate, stalemate,
     /// repetition (perpetual check, chase, mate threat) or the natural-move
@@ -133,8 +150,27 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Analyze(args)) => crate::terminal::analyze::run(&args),
         Some(Command::Play(args)) => crate::terminal::play::run(&args),
-        Some(Command::Bench { depth, threads }) => {
-            let result = shuai_search::bench::run(depth, threads, |i, best, nodes| {
+        Some(Command::Bench {
+            depth,
+            threads,
+            nnue,
+            evalfile,
+        }) => {
+            let network = match (nnue || evalfile.is_some())
+                .then(|| EvalNetwork::load(evalfile.as_deref().unwrap_or("")))
+                .transpose()
+            {
+                Ok(n) => n,
+                Err(msg) => {
+                    eprintln!("shuai bench: {msg}");
+                    return ExitCode::from(2);
+                }
+            };
+            if let Some(n) = &network {
+                eprintln!("evaluation: {}", network_summary(n));
+            }
+            let network = network.map(|n| n.network);
+            let result = shuai_search::bench::run(depth, threads, network, |i, best, nodes| {
                 eprintln!("position {:>2}: bestmove {best} nodes {nodes}", i + 1);
             });
             println!("{} nodes {} nps", result.nodes, result.nps());
@@ -144,12 +180,21 @@ pub fn main() -> ExitCode {
             fen,
             moves,
             weights,
+            nnue,
+            evalfile,
         }) => {
             let fen = fen.filter(|f| f != "startpos");
             let weights = EvalWeights::load(weights.as_deref().unwrap_or(""));
-            match weights.and_then(|w| Ok((w, setup(fen.as_deref(), moves.as_deref())?))) {
-                Ok((w, pos)) => {
+            let network = (nnue || evalfile.is_some())
+                .then(|| EvalNetwork::load(evalfile.as_deref().unwrap_or("")))
+                .transpose();
+            let setup = || setup(fen.as_deref(), moves.as_deref());
+            match weights.and_then(|w| Ok((w, network?, setup()?))) {
+                Ok((w, network, pos)) => {
                     println!("{}", shuai_eval::trace_with(&pos, &w.weights));
+                    if let Some(n) = network {
+                        print!("{}", network_text(&n, &pos));
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(msg) => {
@@ -204,6 +249,32 @@ pub fn setup(fen: Option<&str>, moves: Option<&str>) -> Result<Position, String>
         pos.make_move(m);
     }
     Ok(pos)
+}
+
+/// Which network `n` is, on one line: where it came from, its hash and
+/// architecture, and its description.
+fn network_summary(n: &EvalNetwork) -> String {
+    format!(
+        "NNUE network {:016x} {} from {}: {}",
+        n.network.hash(),
+        shuai_eval::nnue::Network::architecture(),
+        n.source(),
+        n.network.description()
+    )
+}
+
+/// What `shuai eval --nnue` adds below the hand-written terms: the
+/// network, then its score from Red's view and the side to move's.
+pub fn network_text(n: &EvalNetwork, pos: &Position) -> String {
+    let score = n.network.evaluate(pos);
+    let (red, side) = match pos.side_to_move() {
+        shuai_board::Color::Red => (score, "Red"),
+        shuai_board::Color::Black => (-score, "Black"),
+    };
+    format!(
+        "{}\nNNUE (Red's view): {red:+}\nNNUE ({side} to move): {score:+}\n",
+        network_summary(n)
+    )
 }
 
 /// The two lines `shuai judge` prints for the final position of `pos`.

@@ -28,6 +28,7 @@
 
 use shuai_board::rules::insufficient_material;
 use shuai_board::{Move, PieceKind, Position};
+use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use shuai_search::score::{is_mate, MATE_BOUND};
 use shuai_search::{Clock, Control, Event, Info, Limits, SearchResult, Searcher};
@@ -222,6 +223,30 @@ pub struct EngineOptions {
     /// The evaluation weights: the built-in ones, or a table read from a
     /// file (the `WeightsFile` option).
     pub weights: EvalWeights,
+    /// The NNUE network: the embedded one, or one read from a file (the
+    /// `EvalFile` option).
+    pub network: EvalNetwork,
+    /// Evaluate with the network (`Use NNUE`); off: the hand-written
+    /// evaluation with [`EngineOptions::weights`].
+    pub use_nnue: bool,
+}
+
+impl EngineOptions {
+    /// The network the search evaluates with: `None` when `use_nnue` is
+    /// off.
+    pub fn active_network(&self) -> Option<Arc<Network>> {
+        self.use_nnue.then(|| Arc::clone(&self.network.network))
+    }
+
+    /// A searcher set up with these options (table size, natural-move
+    /// limit, evaluation).
+    fn searcher(&self) -> Searcher {
+        let mut s = Searcher::new(self.hash_mb);
+        s.set_natural_limit(self.natural_limit);
+        s.set_weights(Arc::clone(&self.weights.weights));
+        s.set_network(self.active_network());
+        s
+    }
 }
 
 /// The evaluation weights the engine plays with and where they came from.
@@ -251,6 +276,51 @@ impl EvalWeights {
     }
 }
 
+/// The NNUE network the engine can play with and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalNetwork {
+    /// The network file it was read from; empty for the embedded network.
+    pub file: String,
+    /// The network (shared: it is large and rarely changes).
+    pub network: Arc<Network>,
+}
+
+impl Default for EvalNetwork {
+    /// The network built into the engine.
+    fn default() -> EvalNetwork {
+        EvalNetwork {
+            file: String::new(),
+            network: shuai_eval::nnue::shared_default_network(),
+        }
+    }
+}
+
+impl EvalNetwork {
+    /// Reads a network file (as `shuai-tools train` writes it). An empty
+    /// path or `<empty>` means the embedded network.
+    pub fn load(path: &str) -> Result<EvalNetwork, String> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            return Ok(EvalNetwork::default());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let network = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        Ok(EvalNetwork {
+            file: path.to_string(),
+            network: Arc::new(network),
+        })
+    }
+
+    /// Where the network came from, for messages: its file, or "the
+    /// embedded network".
+    pub fn source(&self) -> &str {
+        match self.file.as_str() {
+            "" => "the embedded network",
+            file => file,
+        }
+    }
+}
+
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
         EngineOptions {
@@ -271,6 +341,10 @@ impl Default for EngineOptions {
             promotion: false,
             resign: true,
             weights: EvalWeights::default(),
+            network: EvalNetwork::default(),
+            // The hand-written evaluation until games show the network
+            // stronger.
+            use_nnue: false,
         }
     }
 }
@@ -402,7 +476,7 @@ impl Engine {
     /// An engine at the start position with default options.
     pub fn new() -> Engine {
         let options = EngineOptions::default();
-        let searcher = Searcher::new(options.hash_mb);
+        let searcher = options.searcher();
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
@@ -449,7 +523,8 @@ impl Engine {
 
     /// Changes options. Waits for a running search to end first; resizes
     /// the table and sets the thread count and natural-move limit as
-    /// needed; new evaluation weights clear the table. Returns the options actually applied (values are clamped to
+    /// needed; new evaluation weights, another network or switching the
+    /// network on or off clear the table. Returns the options actually applied (values are clamped to
     /// their ranges, the table to three quarters of available memory).
     pub fn set_options(&mut self, mut options: EngineOptions) -> &EngineOptions {
         self.wait();
@@ -470,9 +545,13 @@ impl Engine {
             searcher.set_hash(options.hash_mb);
         }
         searcher.set_natural_limit(options.natural_limit);
-        if options.weights != self.options.weights {
-            // The table's scores were computed with the old weights.
+        if options.weights != self.options.weights
+            || options.network != self.options.network
+            || options.use_nnue != self.options.use_nnue
+        {
+            // The table's scores were computed with the old evaluation.
             searcher.set_weights(Arc::clone(&options.weights.weights));
+            searcher.set_network(options.active_network());
             searcher.clear();
         }
         self.options = options;
@@ -554,9 +633,7 @@ impl Engine {
             Err(_) => {
                 // The thread died outside the guarded search: start afresh.
                 log::error!("search thread failed; recreating the searcher");
-                let mut s = Searcher::new(self.options.hash_mb);
-                s.set_natural_limit(self.options.natural_limit);
-                s.set_weights(Arc::clone(&self.options.weights.weights));
+                let s = self.options.searcher();
                 (Box::new(s), fallback_outcome(&running.root, &self.banned))
             }
         };
@@ -719,10 +796,7 @@ impl Engine {
             Err(e) => {
                 // Keep the protocol promise: one best move per go.
                 log::error!("cannot start the search thread: {e}");
-                let mut s = Searcher::new(self.options.hash_mb);
-                s.set_natural_limit(self.options.natural_limit);
-                s.set_weights(Arc::clone(&self.options.weights.weights));
-                self.searcher = Some(Box::new(s));
+                self.searcher = Some(Box::new(self.options.searcher()));
                 let outcome = fallback_outcome(&self.position, &self.banned);
                 fallback_listener.best_move(&outcome);
             }

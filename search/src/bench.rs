@@ -5,6 +5,8 @@
 
 use crate::{Control, Limits, Searcher};
 use shuai_board::Position;
+use shuai_eval::nnue::Network;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default bench depth.
@@ -83,12 +85,19 @@ impl BenchResult {
 
 /// Searches every bench position in turn to `depth` with `threads` threads
 /// and a fresh 16 MiB table (kept from one position to the next, as in a
-/// game), calling `each` with the position's index, best move and node
-/// count. With one thread the node total is deterministic; with more it is
-/// not.
-pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// game), evaluating with `network` if given (else the hand-written
+/// evaluation), calling `each` with the position's index, best move and
+/// node count. With one thread the node total is deterministic; with more
+/// it is not.
+pub fn run(
+    depth: u32,
+    threads: usize,
+    network: Option<Arc<Network>>,
+    mut each: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let mut searcher = Searcher::new(16);
     searcher.set_threads(threads);
+    searcher.set_network(network);
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

@@ -35,8 +35,8 @@ fn mated_side_has_no_move() {
 
 #[test]
 fn single_thread_search_is_deterministic() {
-    let a = shuai_search::bench::run(4, 1, |_, _, _| {});
-    let b = shuai_search::bench::run(4, 1, |_, _, _| {});
+    let a = shuai_search::bench::run(4, 1, None, |_, _, _| {});
+    let b = shuai_search::bench::run(4, 1, None, |_, _, _| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 10_000);
 }

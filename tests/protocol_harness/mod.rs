@@ -279,3 +279,36 @@ pub fn check_search(root: &Position, lines: &[String]) -> String {
     play_legal(root, &line);
     best
 }
+
+/// Writes a network file that scores every position `cp` centipawns for
+/// the side to move (zero weights, the output bias alone), so a depth-1
+/// search from any position scores exactly `-cp`.
+pub fn write_constant_network(path: &std::path::Path, cp: i32) {
+    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+    let net = Network::from_parts(
+        vec![0; INPUTS * HIDDEN],
+        vec![0; HIDDEN],
+        vec![0; 2 * HIDDEN],
+        cp * QA * QB / SCALE,
+        "constant test network",
+    )
+    .unwrap();
+    std::fs::write(path, net.to_bytes()).unwrap();
+}
+
+/// The score of the last `info depth 1` line of a `go depth 1` from the
+/// start position (`cp` in UCI, `score` in UCCI).
+pub fn depth1_score(e: &mut Engine) -> i32 {
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = e.search_result();
+    let info = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth 1 "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    field(info, "cp")
+        .or_else(|| field(info, "score"))
+        .unwrap()
+        .parse::<i32>()
+        .unwrap()
+}

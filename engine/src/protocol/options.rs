@@ -7,8 +7,9 @@
 
 use super::format::Dialect;
 use crate::engine::{
-    max_hash_mb, EngineOptions, EvalWeights, Level, Randomness, Style, DEFAULT_HASH_MB,
-    MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+    max_hash_mb, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Style,
+    DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
+    NATURAL_LIMIT_RANGE,
 };
 use std::time::Duration;
 
@@ -83,6 +84,10 @@ pub enum Key {
     Variant,
     /// A weights table for the evaluation.
     WeightsFile,
+    /// A network file for the NNUE evaluation.
+    EvalFile,
+    /// Evaluate with the network.
+    UseNnue,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -103,7 +108,6 @@ const LEGACY: &[&str] = &[
     "numapolicy",
     "nodestime",
     "ucishowwdl",
-    "evalfile",
     "skilllevel",
     "ucilimitstrength",
     "ucielo",
@@ -120,7 +124,6 @@ const LEGACY: &[&str] = &[
     "minimumthinkingtime",
     "contempt",
     "analysiscontempt",
-    "usennue",
     "variantpath",
     "uciopponent",
 ];
@@ -159,6 +162,8 @@ pub fn lookup(name: &str) -> Option<Key> {
         "resign" => Key::Resign,
         "ucivariant" => Key::Variant,
         "weightsfile" => Key::WeightsFile,
+        "evalfile" => Key::EvalFile,
+        "usennue" => Key::UseNnue,
         other if LEGACY.contains(&other) => Key::Legacy,
         _ => return None,
     };
@@ -199,6 +204,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option usebook type check default {}", onoff(d.use_book)),
             "option bookfiles type string default <empty>".to_string(),
             "option weightsfile type string default <empty>".to_string(),
+            "option evalfile type string default <empty>".to_string(),
+            format!("option usennue type check default {}", onoff(d.use_nnue)),
             format!(
                 "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
                 d.hash_mb
@@ -266,6 +273,8 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option name OwnBook type check default {}", onoff(d.use_book)),
             "option name Book File type string default <empty>".to_string(),
             "option name WeightsFile type string default <empty>".to_string(),
+            "option name EvalFile type string default <empty>".to_string(),
+            format!("option name Use NNUE type check default {}", onoff(d.use_nnue)),
             format!("option name Idle type combo default {} {levels}", d.idle.name()),
             format!(
                 "option name Pruning type combo default {} {levels}",
@@ -498,6 +507,14 @@ pub fn apply(
                     .push(format!("setoption {name}: {e}; keeping {current}"))
             }
         },
+        Key::EvalFile => match EvalNetwork::load(text) {
+            Ok(n) => opts.network = n,
+            Err(e) => out.messages.push(format!(
+                "setoption {name}: {e}; keeping {}",
+                opts.network.source()
+            )),
+        },
+        Key::UseNnue => check!(opts.use_nnue),
         Key::Legacy => log::info!("setoption {name}: legacy option, ignored"),
     }
     out
@@ -506,6 +523,8 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shuai_board::Position;
+    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
     use shuai_eval::Weights;
 
     fn set(
@@ -662,6 +681,61 @@ mod tests {
         assert!(a.messages.is_empty());
         assert_eq!(o.weights, EvalWeights::default());
         assert_eq!(*o.weights.weights, Weights::DEFAULT);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_network_file_is_loaded_and_a_bad_one_keeps_the_last_good_network() {
+        let dir = std::env::temp_dir().join(format!("shuai-network-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        let bad = dir.join("bad.nnue");
+        // Zero weights and an output bias worth 300 cp: every position
+        // scores +300 for the side to move.
+        let constant = Network::from_parts(
+            vec![0; INPUTS * HIDDEN],
+            vec![0; HIDDEN],
+            vec![0; 2 * HIDDEN],
+            300 * QA * QB / SCALE,
+            "constant",
+        )
+        .unwrap();
+        std::fs::write(&good, constant.to_bytes()).unwrap();
+        std::fs::write(&bad, "not a network").unwrap();
+        let good = good.to_str().unwrap();
+        let bad = bad.to_str().unwrap();
+
+        let mut o = EngineOptions::default();
+        let mut f = FrontSettings::default();
+        assert!(!o.use_nnue && o.active_network().is_none());
+        let a = apply("EvalFile", Some(good), &mut o, &mut f, Dialect::Uci);
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(o.network.file, good);
+        assert_eq!(o.network.network.evaluate(&Position::startpos()), 300);
+        assert!(o.active_network().is_none());
+        let a = apply("Use NNUE", Some("true"), &mut o, &mut f, Dialect::Uci);
+        assert!(a.messages.is_empty() && o.use_nnue);
+        assert_eq!(*o.active_network().unwrap(), constant);
+
+        let a = apply("evalfile", Some(bad), &mut o, &mut f, Dialect::Ucci);
+        assert_eq!(
+            a.messages,
+            [format!(
+                "setoption evalfile: {bad}: not a Shuai network file (no SHUAINNU magic); keeping {good}"
+            )]
+        );
+        let missing = dir.join("missing.nnue");
+        let a = apply("evalfile", missing.to_str(), &mut o, &mut f, Dialect::Ucci);
+        assert_eq!(a.messages.len(), 1);
+        assert!(a.messages[0].contains("cannot read"), "{:?}", a.messages);
+        assert_eq!(o.network.file, good);
+
+        let a = apply("evalfile", Some("<empty>"), &mut o, &mut f, Dialect::Ucci);
+        assert!(a.messages.is_empty());
+        assert_eq!(o.network, EvalNetwork::default());
+        assert_eq!(o.network.source(), "the embedded network");
+        let a = apply("usennue", Some("off"), &mut o, &mut f, Dialect::Ucci);
+        assert!(a.messages.is_empty() && !o.use_nnue);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
