@@ -419,7 +419,7 @@ mod tests {
                 let mut s = Searcher::new(4);
                 s.set_network(network);
                 s.full_refresh = full_refresh;
-                s.search(&pos, &Limits::depth(7), &Control::new(), &|_| {})
+                s.search(&pos, &Limits::depth(6), &Control::new(), &|_| {})
             };
             let incremental = run(Some(Arc::clone(&network)), false);
             let refreshed = run(Some(Arc::clone(&network)), true);
