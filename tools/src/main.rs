@@ -79,6 +79,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
     Tune(TuneArgs),
+    /// Train the engine's neural network (NNUE) on `datagen` positions, on the CPU.
+    Train(Box<TrainArgs>),
     /// Training-data files: statistics, text/binary conversion, shuffling, splitting by game, deduplication.
     #[command(long_about = DATA_ABOUT)]
     Data {
@@ -357,6 +359,55 @@ struct WeightsRsArgs {
 }
 
 #[derive(Args)]
+struct TrainArgs {
+    /// Training positions (binary or text data files; several are concatenated).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Validation positions; without it, `--valid-fraction` of the games of --data are held out.
+    #[arg(long, num_args = 1..)]
+    valid: Vec<PathBuf>,
+    /// Share of the games held out for validation when --valid is not given.
+    #[arg(long, default_value_t = 0.05)]
+    valid_fraction: f64,
+    /// Directory for checkpoints (last.ckpt), networks (epoch-NNN.nnue) and train.log.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    epochs: u32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Starting learning rate (cosine decay to --lr-end).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Final learning rate.
+    #[arg(long, default_value_t = 0.00001)]
+    lr_end: f32,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Weight of the search score in the target: λ·sigmoid(score/400) + (1−λ)·result.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the initial weights, the data order and the validation split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Use each position mirrored left to right half of the time.
+    #[arg(long)]
+    mirror: bool,
+    /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
+    #[arg(long)]
+    resume: bool,
+    /// Validation positions on which the integer network is compared with the float one each epoch.
+    #[arg(long, default_value_t = 20000)]
+    compare: usize,
+}
+
+#[derive(Args)]
 struct TuneArgs {
     /// Training data (`FEN;result` or `FEN;result;score` lines).
     #[arg(long)]
@@ -444,6 +495,7 @@ fn main() -> ExitCode {
         Command::Suite(a) => cmd_suite(a),
         Command::Book(a) => cmd_book(a),
         Command::Datagen(a) => cmd_datagen(a),
+        Command::Train(a) => cmd_train(*a),
         Command::Tune(a) => cmd_tune(a),
         Command::Data { command } => cmd_data(command),
         Command::WeightsRs(a) => cmd_weights_rs(a),
@@ -855,6 +907,89 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
             write_records(&out, &records, &format, &note)?;
         }
     }
+    Ok(())
+}
+
+fn read_all(paths: &[PathBuf]) -> Result<Vec<shuai_tools::data::PackedPosition>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(shuai_tools::data::read_positions(p)?);
+    }
+    Ok(out)
+}
+
+fn cmd_train(a: TrainArgs) -> Result<(), String> {
+    use shuai_tools::train::{self, checkpoint::Checkpoint, TrainConfig};
+    use std::io::Write;
+    let all = read_all(&a.data)?;
+    let (train_set, valid_set) = if a.valid.is_empty() {
+        shuai_tools::data::split_by_game(&all, a.valid_fraction, a.seed)
+    } else {
+        (all, read_all(&a.valid)?)
+    };
+    eprintln!(
+        "{} training positions, {} validation positions",
+        train_set.len(),
+        valid_set.len()
+    );
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let cfg = TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_end: a.lr_end,
+        weight_decay: a.weight_decay,
+        lambda: a.lambda,
+        threads: a.threads,
+        seed: a.seed,
+        mirror: a.mirror,
+        hidden: shuai_eval::nnue::HIDDEN,
+        out_dir: a.out.clone(),
+        command: command.clone(),
+    };
+    let ckpt_path = a.out.join("last.ckpt");
+    let resume = if a.resume && ckpt_path.exists() {
+        let c = Checkpoint::load(&ckpt_path)?;
+        eprintln!("resuming after epoch {}", c.epochs_done);
+        Some(c)
+    } else {
+        None
+    };
+    let state = train::start(&cfg, resume)?;
+    let log_path = a.out.join("train.log");
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    writeln!(log, "# {command}").map_err(|e| e.to_string())?;
+    let compare_set = &valid_set[..valid_set.len().min(a.compare)];
+    let n_train = train_set.len();
+    train::train(&cfg, state, &train_set, &valid_set, &mut |report, state| {
+        let description = format!(
+            "{}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
+            shuai_eval::nnue::Network::architecture(),
+            report.epoch,
+            a.epochs,
+            n_train,
+            report.valid_loss,
+            command
+        );
+        let net = train::quantise(&state.model, &description)?;
+        let mut report = report.clone();
+        report.quantised = Some(train::compare(&state.model, &net, compare_set, a.lambda)?);
+        let net_path = a.out.join(format!("epoch-{:03}.nnue", report.epoch));
+        std::fs::write(&net_path, net.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", net_path.display()))?;
+        state.save(&ckpt_path)?;
+        let line = report.line();
+        eprintln!("{line}");
+        writeln!(log, "{line}").map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+        Ok(())
+    })?;
+    println!("networks in {}", a.out.display());
     Ok(())
 }
 
