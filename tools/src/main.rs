@@ -17,6 +17,7 @@ use shuai_tools::suite::{self, SuiteConfig, SuiteReport};
 use shuai_tools::tc::Limit;
 use shuai_tools::tune::{self, TuneConfig};
 use shuai_tools::{book, progress};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -303,13 +304,14 @@ delimit games: split by game first, then shuffle the training part."
     },
     /// Splits a file into training and validation sets by whole games.
     #[command(
-        long_about = "Cuts IN into games at the records flagged last of their game, puts \
+        long_about = "Cuts the inputs (one after the other) into games at the records flagged last of their game, puts \
 round(fraction × games) games chosen by --seed into --valid and the rest into --train, \
 each in the input's order: no game has positions on both sides. Deterministic."
     )]
     Split {
-        /// Input file (in game order, as datagen writes it).
-        input: PathBuf,
+        /// Input files (in game order, as datagen writes them), taken one after the other.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
         /// Training output.
         #[arg(long)]
         train: PathBuf,
@@ -328,13 +330,14 @@ each in the input's order: no game has positions on both sides. Deterministic."
     },
     /// Drops repeated positions (same pieces and side to move), keeping the first.
     #[command(
-        long_about = "Keeps the first record of each placement and side to move (the score, \
+        long_about = "Reads the inputs one after the other and keeps the first record of each placement and side to move (the score, \
 result and clocks of later repeats are ignored) and reports how many were dropped. When \
 a game's last record is dropped, the game's last kept record takes the game-end flag."
     )]
     Dedup {
-        /// Input file.
-        input: PathBuf,
+        /// Input files, taken one after the other.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
         /// Output file.
         #[arg(long)]
         out: PathBuf,
@@ -820,13 +823,31 @@ fn write_records(
     Ok(())
 }
 
+/// The records of all the files, one file after the other.
+fn read_all(files: &[PathBuf]) -> Result<Vec<data::PackedPosition>, String> {
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(data::read_positions(f)?);
+    }
+    Ok(records)
+}
+
+/// The files' names, space-separated.
+fn names(files: &[PathBuf]) -> String {
+    let v: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    v.join(" ")
+}
+
 fn cmd_data(c: DataCommand) -> Result<(), String> {
     match c {
         DataCommand::Stats { files } => {
             let mut stats = data::Stats::default();
+            let mut out = std::io::stdout().lock();
             for f in &files {
                 if let Some(h) = data::read_header(f)? {
-                    println!(
+                    // Not println!: `data stats F | head` must not panic.
+                    let _ = writeln!(
+                        out,
                         "{}: binary v{}, header: {} games, {} records; {}",
                         f.display(),
                         h.version,
@@ -839,7 +860,7 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
                     stats.add(&p);
                 }
             }
-            print!("{stats}");
+            let _ = write!(out, "{stats}");
         }
         DataCommand::Convert {
             input,
@@ -858,17 +879,13 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
             seed,
             format,
         } => {
-            let mut records = Vec::new();
-            for f in &inputs {
-                records.extend(data::read_positions(f)?);
-            }
+            let mut records = read_all(&inputs)?;
             data::shuffle(&mut records, seed);
-            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-            let note = format!("shuffle --seed {seed} of {}", names.join(" "));
+            let note = format!("shuffle --seed {seed} of {}", names(&inputs));
             write_records(&out, &records, &format, &note)?;
         }
         DataCommand::Split {
-            input,
+            inputs,
             train,
             valid,
             valid_fraction,
@@ -878,13 +895,13 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
             if !(0.0..=1.0).contains(&valid_fraction) {
                 return Err(format!("--valid-fraction {valid_fraction}: expected 0..=1"));
             }
-            let records = data::read_positions(&input)?;
+            let records = read_all(&inputs)?;
             let games = data::games(&records).len();
             let (t, v) = data::split_by_game(&records, valid_fraction, seed);
             let note = |part: &str| {
                 format!(
                     "split {part} of {} (--valid-fraction {valid_fraction} --seed {seed})",
-                    input.display()
+                    names(&inputs)
                 )
             };
             write_records(&train, &t, &format, &note("train"))?;
@@ -895,15 +912,19 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
                 data::games(&v).len()
             );
         }
-        DataCommand::Dedup { input, out, format } => {
-            let mut records = data::read_positions(&input)?;
+        DataCommand::Dedup {
+            inputs,
+            out,
+            format,
+        } => {
+            let mut records = read_all(&inputs)?;
             let before = records.len();
             let dropped = data::dedup(&mut records);
             println!(
                 "{dropped} of {before} positions were repeats ({:.2}%)",
                 100.0 * dropped as f64 / before.max(1) as f64
             );
-            let note = format!("dedup of {}", input.display());
+            let note = format!("dedup of {}", names(&inputs));
             write_records(&out, &records, &format, &note)?;
         }
     }
