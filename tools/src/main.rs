@@ -931,20 +931,12 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
     Ok(())
 }
 
-fn read_all(paths: &[PathBuf]) -> Result<Vec<shuai_tools::data::PackedPosition>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        out.extend(shuai_tools::data::read_positions(p)?);
-    }
-    Ok(out)
-}
-
 fn cmd_train(a: TrainArgs) -> Result<(), String> {
     use shuai_tools::train::{self, checkpoint::Checkpoint, TrainConfig};
     use std::io::Write;
     let all = read_all(&a.data)?;
     let (train_set, valid_set) = if a.valid.is_empty() {
-        shuai_tools::data::split_by_game(&all, a.valid_fraction, a.seed)
+        data::split_by_game(&all, a.valid_fraction, a.seed)
     } else {
         (all, read_all(&a.valid)?)
     };
@@ -987,6 +979,12 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
     writeln!(log, "# {command}").map_err(|e| e.to_string())?;
     let compare_set = &valid_set[..valid_set.len().min(a.compare)];
+    let baseline = format!(
+        "hand-written evaluation: valid loss {:.6}",
+        train::hand_written_loss(&valid_set, a.lambda)?
+    );
+    eprintln!("{baseline}");
+    writeln!(log, "# {baseline}").map_err(|e| e.to_string())?;
     let n_train = train_set.len();
     train::train(&cfg, state, &train_set, &valid_set, &mut |report, state| {
         let description = format!(

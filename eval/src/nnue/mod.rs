@@ -9,4 +9,4 @@ pub mod features;
 pub mod network;
 
 pub use features::{active_features, feature_index, INPUTS};
-pub use network::{Network, NetworkError, HIDDEN, QA, QB, SCALE};
+pub use network::{activation, Network, NetworkError, FT_SHIFT, HIDDEN, QA, QB, QFT, SCALE};

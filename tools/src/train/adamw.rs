@@ -1,6 +1,6 @@
 //! AdamW with weight clipping, and the learning-rate schedule.
 
-use super::model::{Gradients, Model, WEIGHT_CLIP};
+use super::model::{Gradients, Model, FEATURE_CLIP, OUTPUT_CLIP};
 use rayon::prelude::*;
 
 /// First-moment decay.
@@ -32,6 +32,7 @@ struct Step {
     scale: f32,
     correction1: f32,
     correction2: f32,
+    clip: f32,
 }
 
 impl Step {
@@ -42,8 +43,8 @@ impl Step {
             *m = BETA1 * *m + (1.0 - BETA1) * g;
             *v = BETA2 * *v + (1.0 - BETA2) * g * g;
             let update = (*m / self.correction1) / ((*v / self.correction2).sqrt() + EPSILON);
-            *p = (*p * (1.0 - self.lr * self.decay) - self.lr * update)
-                .clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+            *p =
+                (*p * (1.0 - self.lr * self.decay) - self.lr * update).clamp(-self.clip, self.clip);
         }
     }
 }
@@ -82,6 +83,7 @@ impl AdamW {
             scale: 1.0 / batch.max(1) as f32,
             correction1: 1.0 - BETA1.powi(self.step as i32),
             correction2: 1.0 - BETA2.powi(self.step as i32),
+            clip: FEATURE_CLIP,
         };
         let h = model.hidden;
         let [m, v] = &mut self.ft_weights;
@@ -118,6 +120,10 @@ impl AdamW {
         let g = sum_of(|g| &g.ft_bias, h);
         let [m, v] = &mut self.ft_bias;
         step.apply(&mut model.ft_bias, m, v, &g);
+        let step = Step {
+            clip: OUTPUT_CLIP,
+            ..step
+        };
         let g = sum_of(|g| &g.out_weights, 2 * h);
         let [m, v] = &mut self.out_weights;
         step.apply(&mut model.out_weights, m, v, &g);
@@ -174,11 +180,16 @@ mod tests {
     #[test]
     fn weights_are_clipped() {
         let mut model = Model::new(1, 1);
-        model.out_bias = WEIGHT_CLIP;
+        model.out_bias = OUTPUT_CLIP;
         let mut g = Gradients::new(1);
         g.out_bias = -1.0;
         let mut opt = AdamW::new(&model);
         opt.step(&mut model, &[g], 1, 0.5, 0.0);
-        assert_eq!(model.out_bias, WEIGHT_CLIP);
+        assert_eq!(model.out_bias, OUTPUT_CLIP);
+        model.ft_bias[0] = FEATURE_CLIP;
+        let mut g = Gradients::new(1);
+        g.ft_bias[0] = -1.0;
+        opt.step(&mut model, &[g], 1, 0.5, 0.0);
+        assert_eq!(model.ft_bias[0], FEATURE_CLIP);
     }
 }

@@ -30,7 +30,7 @@ use checkpoint::Checkpoint;
 use model::{sigmoid, Gradients, Model, Sample, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Color;
-use shuai_eval::nnue::{feature_index, Network, QA, QB, SCALE};
+use shuai_eval::nnue::{feature_index, Network, QA, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -186,8 +186,26 @@ pub fn mean_loss(model: &Model, records: &[PackedPosition], lambda: f32) -> f64 
     sums.iter().sum::<f64>() / records.len() as f64
 }
 
+/// The mean loss of the hand-written evaluation on `records`, read as a
+/// prediction `sigmoid(eval / SCALE)`: the yardstick a network must beat.
+pub fn hand_written_loss(records: &[PackedPosition], lambda: f32) -> Result<f64, String> {
+    if records.is_empty() {
+        return Ok(0.0);
+    }
+    let errors: Vec<f64> = records
+        .par_iter()
+        .map(|p| {
+            let pos = p.to_position()?;
+            let e = sigmoid(shuai_eval::evaluate(&pos) as f32 / SCALE as f32) - target(p, lambda);
+            Ok(f64::from(e * e))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(errors.iter().sum::<f64>() / records.len() as f64)
+}
+
 /// The engine's integer network for `model`: weights rounded to the
-/// scales [`QA`] and [`QB`] (the float weights are clipped so they fit).
+/// scales [`QFT`] and [`QB`] (the output bias to `QA · QB`; the float
+/// weights are clipped so they fit).
 pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
     let q16 = |xs: &[f32], scale: i32| -> Vec<i16> {
         xs.iter()
@@ -199,8 +217,8 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
             .collect()
     };
     Network::from_parts(
-        q16(&model.ft_weights, QA),
-        q16(&model.ft_bias, QA),
+        q16(&model.ft_weights, QFT),
+        q16(&model.ft_bias, QFT),
         q16(&model.out_weights, QB),
         (model.out_bias * (QA * QB) as f32).round() as i32,
         description,
@@ -223,6 +241,9 @@ pub fn compare(
             let float_cp = f64::from(model.output(&s)) * f64::from(SCALE);
             let pos = p.to_position()?;
             let int_cp = f64::from(net.evaluate(&pos));
+            if std::env::var("DBGQ").is_ok() {
+                eprintln!("{float_cp:.1} {int_cp}");
+            }
             let e = 1.0 / (1.0 + (-int_cp / f64::from(SCALE)).exp()) - f64::from(s.target);
             Ok(((float_cp - int_cp).abs(), e * e))
         })

@@ -10,10 +10,14 @@
 
 use shuai_eval::nnue::INPUTS;
 
-/// Largest absolute value of any weight (as bullet and Stockfish trainers
-/// do): keeps the quantised feature weights (×255) and output weights
-/// (×64) well inside `i16`, and the output's `i32` sum from overflowing.
-pub const WEIGHT_CLIP: f32 = 1.98;
+/// Largest absolute value of an output weight (as bullet and Stockfish
+/// trainers do): at ×64 it stays within 127, so the engine's
+/// `activation · weight` fits in `i16`.
+pub const OUTPUT_CLIP: f32 = 1.98;
+
+/// Largest absolute value of a feature weight or bias: at ×1020 a sum of
+/// 33 of them (32 pieces and the bias) stays inside `i16`.
+pub const FEATURE_CLIP: f32 = 0.97;
 
 /// Most features one perspective can have: one per piece.
 pub const MAX_ACTIVE: usize = 32;
