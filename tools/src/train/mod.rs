@@ -241,9 +241,6 @@ pub fn compare(
             let float_cp = f64::from(model.output(&s)) * f64::from(SCALE);
             let pos = p.to_position()?;
             let int_cp = f64::from(net.evaluate(&pos));
-            if std::env::var("DBGQ").is_ok() {
-                eprintln!("{float_cp:.1} {int_cp}");
-            }
             let e = 1.0 / (1.0 + (-int_cp / f64::from(SCALE)).exp()) - f64::from(s.target);
             Ok(((float_cp - int_cp).abs(), e * e))
         })
