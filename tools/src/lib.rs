@@ -26,4 +26,5 @@ pub mod spec;
 pub mod stats;
 pub mod suite;
 pub mod tc;
+pub mod train;
 pub mod tune;

@@ -17,6 +17,7 @@ use shuai_tools::suite::{self, SuiteConfig, SuiteReport};
 use shuai_tools::tc::Limit;
 use shuai_tools::tune::{self, TuneConfig};
 use shuai_tools::{book, progress};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -79,6 +80,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Logistic (Texel) tuning of the evaluation weights on `datagen` data.
     Tune(TuneArgs),
+    /// Train the engine's neural network (NNUE) on `datagen` positions, on the CPU.
+    Train(Box<TrainArgs>),
     /// Training-data files: statistics, text/binary conversion, shuffling, splitting by game, deduplication.
     #[command(long_about = DATA_ABOUT)]
     Data {
@@ -301,13 +304,14 @@ delimit games: split by game first, then shuffle the training part."
     },
     /// Splits a file into training and validation sets by whole games.
     #[command(
-        long_about = "Cuts IN into games at the records flagged last of their game, puts \
+        long_about = "Cuts the inputs (one after the other) into games at the records flagged last of their game, puts \
 round(fraction × games) games chosen by --seed into --valid and the rest into --train, \
 each in the input's order: no game has positions on both sides. Deterministic."
     )]
     Split {
-        /// Input file (in game order, as datagen writes it).
-        input: PathBuf,
+        /// Input files (in game order, as datagen writes them), taken one after the other.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
         /// Training output.
         #[arg(long)]
         train: PathBuf,
@@ -326,13 +330,14 @@ each in the input's order: no game has positions on both sides. Deterministic."
     },
     /// Drops repeated positions (same pieces and side to move), keeping the first.
     #[command(
-        long_about = "Keeps the first record of each placement and side to move (the score, \
+        long_about = "Reads the inputs one after the other and keeps the first record of each placement and side to move (the score, \
 result and clocks of later repeats are ignored) and reports how many were dropped. When \
 a game's last record is dropped, the game's last kept record takes the game-end flag."
     )]
     Dedup {
-        /// Input file.
-        input: PathBuf,
+        /// Input files, taken one after the other.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
         /// Output file.
         #[arg(long)]
         out: PathBuf,
@@ -354,6 +359,55 @@ struct WeightsRsArgs {
     /// place instead of printing the block; run `cargo fmt` afterwards.
     #[arg(long)]
     write: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct TrainArgs {
+    /// Training positions (binary or text data files; several are concatenated).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Validation positions; without it, `--valid-fraction` of the games of --data are held out.
+    #[arg(long, num_args = 1..)]
+    valid: Vec<PathBuf>,
+    /// Share of the games held out for validation when --valid is not given.
+    #[arg(long, default_value_t = 0.05)]
+    valid_fraction: f64,
+    /// Directory for checkpoints (last.ckpt), networks (epoch-NNN.nnue) and train.log.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    epochs: u32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Starting learning rate (cosine decay to --lr-end).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Final learning rate.
+    #[arg(long, default_value_t = 0.00001)]
+    lr_end: f32,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Weight of the search score in the target: λ·sigmoid(score/400) + (1−λ)·result.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the initial weights, the data order and the validation split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Use each position mirrored left to right half of the time.
+    #[arg(long)]
+    mirror: bool,
+    /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
+    #[arg(long)]
+    resume: bool,
+    /// Validation positions on which the integer network is compared with the float one each epoch.
+    #[arg(long, default_value_t = 20000)]
+    compare: usize,
 }
 
 #[derive(Args)]
@@ -444,6 +498,7 @@ fn main() -> ExitCode {
         Command::Suite(a) => cmd_suite(a),
         Command::Book(a) => cmd_book(a),
         Command::Datagen(a) => cmd_datagen(a),
+        Command::Train(a) => cmd_train(*a),
         Command::Tune(a) => cmd_tune(a),
         Command::Data { command } => cmd_data(command),
         Command::WeightsRs(a) => cmd_weights_rs(a),
@@ -768,13 +823,31 @@ fn write_records(
     Ok(())
 }
 
+/// The records of all the files, one file after the other.
+fn read_all(files: &[PathBuf]) -> Result<Vec<data::PackedPosition>, String> {
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(data::read_positions(f)?);
+    }
+    Ok(records)
+}
+
+/// The files' names, space-separated.
+fn names(files: &[PathBuf]) -> String {
+    let v: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    v.join(" ")
+}
+
 fn cmd_data(c: DataCommand) -> Result<(), String> {
     match c {
         DataCommand::Stats { files } => {
             let mut stats = data::Stats::default();
+            let mut out = std::io::stdout().lock();
             for f in &files {
                 if let Some(h) = data::read_header(f)? {
-                    println!(
+                    // Not println!: `data stats F | head` must not panic.
+                    let _ = writeln!(
+                        out,
                         "{}: binary v{}, header: {} games, {} records; {}",
                         f.display(),
                         h.version,
@@ -787,7 +860,7 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
                     stats.add(&p);
                 }
             }
-            print!("{stats}");
+            let _ = write!(out, "{stats}");
         }
         DataCommand::Convert {
             input,
@@ -806,17 +879,13 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
             seed,
             format,
         } => {
-            let mut records = Vec::new();
-            for f in &inputs {
-                records.extend(data::read_positions(f)?);
-            }
+            let mut records = read_all(&inputs)?;
             data::shuffle(&mut records, seed);
-            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-            let note = format!("shuffle --seed {seed} of {}", names.join(" "));
+            let note = format!("shuffle --seed {seed} of {}", names(&inputs));
             write_records(&out, &records, &format, &note)?;
         }
         DataCommand::Split {
-            input,
+            inputs,
             train,
             valid,
             valid_fraction,
@@ -826,13 +895,13 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
             if !(0.0..=1.0).contains(&valid_fraction) {
                 return Err(format!("--valid-fraction {valid_fraction}: expected 0..=1"));
             }
-            let records = data::read_positions(&input)?;
+            let records = read_all(&inputs)?;
             let games = data::games(&records).len();
             let (t, v) = data::split_by_game(&records, valid_fraction, seed);
             let note = |part: &str| {
                 format!(
                     "split {part} of {} (--valid-fraction {valid_fraction} --seed {seed})",
-                    input.display()
+                    names(&inputs)
                 )
             };
             write_records(&train, &t, &format, &note("train"))?;
@@ -843,18 +912,103 @@ fn cmd_data(c: DataCommand) -> Result<(), String> {
                 data::games(&v).len()
             );
         }
-        DataCommand::Dedup { input, out, format } => {
-            let mut records = data::read_positions(&input)?;
+        DataCommand::Dedup {
+            inputs,
+            out,
+            format,
+        } => {
+            let mut records = read_all(&inputs)?;
             let before = records.len();
             let dropped = data::dedup(&mut records);
             println!(
                 "{dropped} of {before} positions were repeats ({:.2}%)",
                 100.0 * dropped as f64 / before.max(1) as f64
             );
-            let note = format!("dedup of {}", input.display());
+            let note = format!("dedup of {}", names(&inputs));
             write_records(&out, &records, &format, &note)?;
         }
     }
+    Ok(())
+}
+
+fn cmd_train(a: TrainArgs) -> Result<(), String> {
+    use shuai_tools::train::{self, checkpoint::Checkpoint, TrainConfig};
+    use std::io::Write;
+    let all = read_all(&a.data)?;
+    let (train_set, valid_set) = if a.valid.is_empty() {
+        data::split_by_game(&all, a.valid_fraction, a.seed)
+    } else {
+        (all, read_all(&a.valid)?)
+    };
+    eprintln!(
+        "{} training positions, {} validation positions",
+        train_set.len(),
+        valid_set.len()
+    );
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let cfg = TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lr_end: a.lr_end,
+        weight_decay: a.weight_decay,
+        lambda: a.lambda,
+        threads: a.threads,
+        seed: a.seed,
+        mirror: a.mirror,
+        hidden: shuai_eval::nnue::HIDDEN,
+        out_dir: a.out.clone(),
+        command: command.clone(),
+    };
+    let ckpt_path = a.out.join("last.ckpt");
+    let resume = if a.resume && ckpt_path.exists() {
+        let c = Checkpoint::load(&ckpt_path)?;
+        eprintln!("resuming after epoch {}", c.epochs_done);
+        Some(c)
+    } else {
+        None
+    };
+    let state = train::start(&cfg, resume)?;
+    let log_path = a.out.join("train.log");
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    writeln!(log, "# {command}").map_err(|e| e.to_string())?;
+    let compare_set = &valid_set[..valid_set.len().min(a.compare)];
+    let baseline = format!(
+        "hand-written evaluation: valid loss {:.6}",
+        train::hand_written_loss(&valid_set, a.lambda)?
+    );
+    eprintln!("{baseline}");
+    writeln!(log, "# {baseline}").map_err(|e| e.to_string())?;
+    let n_train = train_set.len();
+    train::train(&cfg, state, &train_set, &valid_set, &mut |report, state| {
+        let description = format!(
+            "{}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
+            shuai_eval::nnue::Network::architecture(),
+            report.epoch,
+            a.epochs,
+            n_train,
+            report.valid_loss,
+            command
+        );
+        let net = train::quantise(&state.model, &description)?;
+        let mut report = report.clone();
+        report.quantised = Some(train::compare(&state.model, &net, compare_set, a.lambda)?);
+        let net_path = a.out.join(format!("epoch-{:03}.nnue", report.epoch));
+        std::fs::write(&net_path, net.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", net_path.display()))?;
+        state.save(&ckpt_path)?;
+        let line = report.line();
+        eprintln!("{line}");
+        writeln!(log, "{line}").map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+        Ok(())
+    })?;
+    println!("networks in {}", a.out.display());
     Ok(())
 }
 

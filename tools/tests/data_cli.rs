@@ -68,6 +68,21 @@ fn dedup_reports_and_drops_the_repeats() {
     assert_eq!(kept.len(), 9);
     assert_eq!(games(&kept).len(), 2);
     assert_eq!(read_header(&out).unwrap().unwrap().games, 2);
+    // The same records in two files (text and binary) give the same result.
+    let (p1, p2) = (tmp("dup1.bin"), tmp("dup2.txt"));
+    write_positions(&p1, &known()[..4], Format::Binary, "").unwrap();
+    write_positions(&p2, &known()[4..], Format::Text, "").unwrap();
+    let out2 = tmp("dedup2.bin");
+    let text = tools(&[
+        "data",
+        "dedup",
+        p1.to_str().unwrap(),
+        p2.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(text.contains("3 of 12 positions were repeats"), "{text}");
+    assert_eq!(read_positions(&out2).unwrap(), kept);
 }
 
 #[test]

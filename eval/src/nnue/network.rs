@@ -9,14 +9,22 @@
 //! and squared (SCReLU), are weighted into one output.
 //!
 //! Integer arithmetic, with the float network of the trainer scaled by
-//! [`QA`] (feature transformer) and [`QB`] (output weights):
+//! [`QFT`] (feature transformer), [`QA`] (activations) and [`QB`]
+//! (output weights):
 //!
 //! ```text
-//! acc[p][j] = ft_bias[j] + Σ_{f active for p} ft_weights[f][j]          (i16)
-//! v_i       = clamp(concat(acc[stm], acc[other])_i, 0, QA)
+//! acc[p][j] = ft_bias[j] + Σ_{f active for p} ft_weights[f][j]          (i16, scale QFT = 4·QA)
+//! v_i       = (clamp(concat(acc[stm], acc[other])_i, 0, QFT) + 2) >> 2  (0..=QA, rounded)
 //! out       = (Σ_i v_i² · out_weights[i]) / QA + out_bias             (i32)
 //! eval      = out · SCALE / (QA · QB)                                  (centipawns, side to move)
 //! ```
+//!
+//! The accumulators carry two bits more than the activations: a sum of
+//! up to 33 rounded weights (32 pieces and the bias) at scale `QA` would
+//! err by ±1.7/255 on average, the main loss of precision, and the output
+//! layer needs `v ≤ 255` so that `v · w` fits in 16 bits (`w` ≤ 127 at
+//! `QB` = 64). The trainer keeps feature weights within ±0.97, so
+//! `33 · 0.97 · QFT` < 32767: an accumulator cannot overflow.
 //!
 //! The float network it comes from computes `o = Σ clamp(a,0,1)² · w + b`
 //! and predicts the side to move's winning chance as `sigmoid(o)`; the
@@ -31,7 +39,7 @@
 //! |---|---|
 //! | 8 | magic `SHUAINNU` |
 //! | 4 | format version, 1 |
-//! | 4 × 6 | inputs (1260), hidden size, output buckets (1), QA, QB, SCALE |
+//! | 4 × 7 | inputs (1260), hidden size, output buckets (1), QFT, QA, QB, SCALE |
 //! | 8 | FNV-1a 64 hash of the parameter bytes that follow the description |
 //! | 4 | description length `n` (at most 4096) |
 //! | n | description, UTF-8: architecture and how the network was made |
@@ -50,8 +58,12 @@ use std::fmt;
 
 /// Accumulator size per perspective.
 pub const HIDDEN: usize = 256;
-/// Scale of the feature transformer's weights and of the clipping bound.
+/// Scale of the activations: the clipped accumulator is `0..=QA`.
 pub const QA: i32 = 255;
+/// Bits the accumulators carry below the activations' precision.
+pub const FT_SHIFT: u32 = 2;
+/// Scale of the feature transformer's weights and biases.
+pub const QFT: i32 = QA << FT_SHIFT;
 /// Scale of the output weights.
 pub const QB: i32 = 64;
 /// Centipawns per unit of the float network's output.
@@ -206,6 +218,7 @@ impl Network {
             INPUTS as u32,
             HIDDEN as u32,
             1,
+            QFT as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
@@ -234,18 +247,22 @@ impl Network {
                 "network format version {version}; this build reads version {FORMAT_VERSION}"
             )));
         }
-        let header = [r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?];
+        let mut header = [0u32; 7];
+        for h in header.iter_mut() {
+            *h = r.u32()?;
+        }
         let want = [
             INPUTS as u32,
             HIDDEN as u32,
             1,
+            QFT as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
         ];
         if header != want {
             return Err(NetworkError(format!(
-                "network for inputs {}, hidden {}, buckets {}, QA {}, QB {}, scale {}; \
+                "network for inputs {}, hidden {}, buckets {}, QFT {}, QA {}, QB {}, scale {}; \
                  this build runs {}",
                 header[0],
                 header[1],
@@ -253,6 +270,7 @@ impl Network {
                 header[3],
                 header[4],
                 header[5],
+                header[6],
                 Network::architecture()
             )));
         }
@@ -308,7 +326,7 @@ impl Network {
         let mut sum: i32 = 0;
         let weights = self.out_weights[0].0.iter().chain(&self.out_weights[1].0);
         for (x, w) in us.iter().chain(them).zip(weights) {
-            let v = i32::from(*x).clamp(0, QA);
+            let v = activation(*x);
             sum += v * v * i32::from(*w);
         }
         self.scale_output(sum)
@@ -331,6 +349,12 @@ impl Network {
         let them = self.refresh(pos, stm.opponent());
         self.output(&us, &them)
     }
+}
+
+/// The clipped, rounded activation of an accumulator value: `0..=QA`.
+#[inline(always)]
+pub fn activation(x: i16) -> i32 {
+    (i32::from(x).clamp(0, QFT) + (1 << (FT_SHIFT - 1))) >> FT_SHIFT
 }
 
 /// A cursor over the file's bytes that reports truncation.
@@ -377,7 +401,7 @@ mod tests {
         let bytes = net.to_bytes();
         assert_eq!(
             bytes.len(),
-            8 + 28 + 8 + 4 + "random test network".len() + 2 * (INPUTS + 3) * HIDDEN + 4
+            8 + 32 + 8 + 4 + "random test network".len() + 2 * (INPUTS + 3) * HIDDEN + 4
         );
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net);
@@ -421,12 +445,30 @@ mod tests {
     }
 
     #[test]
+    fn activations_round_to_the_nearest_step_and_clip() {
+        let cases = [
+            (-5, 0),
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (401, 100),
+            (402, 101),
+            (1018, 255),
+            (1020, 255),
+            (9000, 255),
+        ];
+        for (x, v) in cases {
+            assert_eq!(activation(x), v, "activation({x})");
+        }
+    }
+
+    #[test]
     fn output_matches_the_formula_on_a_hand_made_case() {
         let mut ft_weights = vec![0i16; INPUTS * HIDDEN];
         ft_weights[0] = 0; // unused
         let mut ft_bias = vec![0i16; HIDDEN];
-        ft_bias[0] = 100; // v = 100 on both sides
-        ft_bias[1] = 300; // clipped to 255
+        ft_bias[0] = 400; // v = 100 on both sides
+        ft_bias[1] = 1300; // clipped to 255
         let mut out_weights = vec![0i16; 2 * HIDDEN];
         out_weights[0] = 64; // 1.0 for the side to move
         out_weights[1] = -32; // -0.5

@@ -13,7 +13,7 @@
 //!
 //! [`Network::refresh`]: super::Network::refresh
 
-use super::network::{Row, HIDDEN, QA};
+use super::network::{activation, Row, FT_SHIFT, HIDDEN, QFT};
 
 /// Whether the processor has AVX2 (answered from a cache after the first
 /// call).
@@ -110,9 +110,9 @@ dispatch!(
     )
 );
 
-/// `Σ clamp(x, 0, QA)² · w` over both accumulators (side to move's
-/// first) and the two halves of the output weights, in i32 with
-/// wrapping: the sum of [`super::Network::output`].
+/// `Σ v² · w` with `v = activation(x)` (`0..=QA`) over both
+/// accumulators (side to move's first) and the two halves of the output
+/// weights, in i32 with wrapping: the sum of [`super::Network::output`].
 ///
 /// `small_weights` says every weight lies in `-128..=128` (see
 /// [`super::Network`]), which the AVX2 copy needs.
@@ -144,13 +144,15 @@ pub(crate) fn screlu_dot_generic(
     let xs = us.iter().chain(them);
     let ws = weights[0].0.iter().chain(&weights[1].0);
     xs.zip(ws).fold(0i32, |sum, (x, w)| {
-        let v = i32::from(*x).clamp(0, QA);
+        let v = activation(*x);
         // |v² · w| ≤ 255² · 32768 < 2³¹: only the sum can wrap.
         sum.wrapping_add(v * v * i32::from(*w))
     })
 }
 
-/// [`screlu_dot_generic`] with AVX2, 16 values at a time: `v · w` in i16
+/// [`screlu_dot_generic`] with AVX2, 16 values at a time: the activation
+/// `v = (clamp(x, 0, QFT) + 2) >> 2` in i16 (at most 1022 before the
+/// shift), `v · w` in i16
 /// (exact, as |v · w| ≤ 255 · 128 = 32640 when the weights are small),
 /// then `_mm256_madd_epi16` with `v` multiplies by `v` again and adds
 /// neighbouring pairs into i32 lanes (each pair ≤ 2 · 255 · 32640, exact).
@@ -164,7 +166,8 @@ fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2])
     use std::arch::x86_64::*;
     const LANES: usize = 16;
     let zero = _mm256_setzero_si256();
-    let qa = _mm256_set1_epi16(QA as i16);
+    let qft = _mm256_set1_epi16(QFT as i16);
+    let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
     let mut sum = _mm256_setzero_si256();
     for (acc, w) in [(us, &weights[0]), (them, &weights[1])] {
         for i in (0..HIDDEN).step_by(LANES) {
@@ -176,7 +179,8 @@ fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2])
                     _mm256_loadu_si256(w.0.as_ptr().add(i).cast()),
                 )
             };
-            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(x, zero), qft);
+            let v = _mm256_srli_epi16::<{ FT_SHIFT as i32 }>(_mm256_add_epi16(clipped, half));
             let vw = _mm256_mullo_epi16(v, w);
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
         }
@@ -216,7 +220,7 @@ mod tests {
         for round in 0..200 {
             // Values around the clipping bounds, and the extremes of i16.
             let (lo, hi) = if round % 2 == 0 {
-                (-300, 600)
+                (-300, 1400)
             } else {
                 (-32768, 32767)
             };

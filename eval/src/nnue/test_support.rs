@@ -13,8 +13,8 @@ pub(crate) use common::Rng;
 pub(crate) fn random_network(seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut next = move |range: i32| (rng.next() % (2 * range as u64 + 1)) as i32 - range;
-    let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(40) as i16).collect();
-    let ft_bias = (0..HIDDEN).map(|_| next(100) as i16).collect();
+    let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(160) as i16).collect();
+    let ft_bias = (0..HIDDEN).map(|_| next(400) as i16).collect();
     let out_weights = (0..2 * HIDDEN).map(|_| next(127) as i16).collect();
     let out_bias = next(QA * QB);
     Network::from_parts(

@@ -1,0 +1,195 @@
+//! AdamW with weight clipping, and the learning-rate schedule.
+
+use super::model::{Gradients, Model, FEATURE_CLIP, OUTPUT_CLIP};
+use rayon::prelude::*;
+
+/// First-moment decay.
+pub const BETA1: f32 = 0.9;
+/// Second-moment decay.
+pub const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// The optimiser's moments, laid out like the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdamW {
+    /// First moments, then second moments, of the feature weights.
+    pub ft_weights: [Vec<f32>; 2],
+    /// Of the feature biases.
+    pub ft_bias: [Vec<f32>; 2],
+    /// Of the output weights.
+    pub out_weights: [Vec<f32>; 2],
+    /// Of the output bias.
+    pub out_bias: [f32; 2],
+    /// Steps taken (for the bias correction).
+    pub step: u64,
+}
+
+/// One step's constants.
+#[derive(Clone, Copy)]
+struct Step {
+    lr: f32,
+    decay: f32,
+    scale: f32,
+    correction1: f32,
+    correction2: f32,
+    clip: f32,
+}
+
+impl Step {
+    #[inline(always)]
+    fn apply(self, p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
+        for (((p, m), v), g) in p.iter_mut().zip(m).zip(v).zip(g) {
+            let g = g * self.scale;
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let update = (*m / self.correction1) / ((*v / self.correction2).sqrt() + EPSILON);
+            *p =
+                (*p * (1.0 - self.lr * self.decay) - self.lr * update).clamp(-self.clip, self.clip);
+        }
+    }
+}
+
+impl AdamW {
+    /// Zero moments for `model`.
+    pub fn new(model: &Model) -> AdamW {
+        let zeros = |n: usize| [vec![0.0; n], vec![0.0; n]];
+        AdamW {
+            ft_weights: zeros(model.ft_weights.len()),
+            ft_bias: zeros(model.ft_bias.len()),
+            out_weights: zeros(model.out_weights.len()),
+            out_bias: [0.0; 2],
+            step: 0,
+        }
+    }
+
+    /// One step on the sum of `grads` (one per thread, summed in their
+    /// order so the result does not depend on scheduling), averaged over
+    /// `batch` samples. Feature rows no thread touched are left alone,
+    /// moments included ("lazy" Adam: with sparse inputs most rows of a
+    /// small batch are untouched, and decaying them every step would cost
+    /// as much as the whole batch).
+    pub fn step(
+        &mut self,
+        model: &mut Model,
+        grads: &[Gradients],
+        batch: usize,
+        lr: f32,
+        decay: f32,
+    ) {
+        self.step += 1;
+        let step = Step {
+            lr,
+            decay,
+            scale: 1.0 / batch.max(1) as f32,
+            correction1: 1.0 - BETA1.powi(self.step as i32),
+            correction2: 1.0 - BETA2.powi(self.step as i32),
+            clip: FEATURE_CLIP,
+        };
+        let h = model.hidden;
+        let [m, v] = &mut self.ft_weights;
+        model
+            .ft_weights
+            .par_chunks_mut(h)
+            .zip(m.par_chunks_mut(h))
+            .zip(v.par_chunks_mut(h))
+            .enumerate()
+            .for_each_init(
+                || vec![0.0f32; h],
+                |sum, (f, ((p, m), v))| {
+                    if !grads.iter().any(|g| g.touched[f]) {
+                        return;
+                    }
+                    sum.fill(0.0);
+                    for g in grads.iter().filter(|g| g.touched[f]) {
+                        for (s, x) in sum.iter_mut().zip(&g.ft_weights[f * h..(f + 1) * h]) {
+                            *s += x;
+                        }
+                    }
+                    step.apply(p, m, v, sum);
+                },
+            );
+        let sum_of = |pick: fn(&Gradients) -> &[f32], n: usize| {
+            let mut sum = vec![0.0f32; n];
+            for g in grads {
+                for (s, x) in sum.iter_mut().zip(pick(g)) {
+                    *s += x;
+                }
+            }
+            sum
+        };
+        let g = sum_of(|g| &g.ft_bias, h);
+        let [m, v] = &mut self.ft_bias;
+        step.apply(&mut model.ft_bias, m, v, &g);
+        let step = Step {
+            clip: OUTPUT_CLIP,
+            ..step
+        };
+        let g = sum_of(|g| &g.out_weights, 2 * h);
+        let [m, v] = &mut self.out_weights;
+        step.apply(&mut model.out_weights, m, v, &g);
+        let g: f32 = grads.iter().map(|g| g.out_bias).sum();
+        let [m, v] = &mut self.out_bias;
+        let mut b = [model.out_bias];
+        step.apply(
+            &mut b,
+            std::slice::from_mut(m),
+            std::slice::from_mut(v),
+            &[g],
+        );
+        model.out_bias = b[0];
+    }
+}
+
+/// Cosine decay from `start` to `end` as `progress` goes from 0 to 1.
+pub fn cosine_lr(start: f32, end: f32, progress: f64) -> f32 {
+    let p = progress.clamp(0.0, 1.0);
+    end + (start - end) * (0.5 * (1.0 + (std::f64::consts::PI * p).cos())) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cosine_schedule_ends() {
+        assert_eq!(cosine_lr(1e-3, 1e-5, 0.0), 1e-3);
+        assert!((cosine_lr(1e-3, 1e-5, 0.5) - 5.05e-4).abs() < 1e-9);
+        assert_eq!(cosine_lr(1e-3, 1e-5, 1.0), 1e-5);
+    }
+
+    #[test]
+    fn first_step_moves_each_touched_weight_by_the_learning_rate() {
+        // Adam's first step is lr · sign(g) (the moments' bias
+        // correction makes m/√v = ±1); untouched rows do not move.
+        let mut model = Model::new(2, 1);
+        let before = model.clone();
+        let mut g = Gradients::new(2);
+        g.ft_weights[7 * 2] = 3.0;
+        g.ft_weights[7 * 2 + 1] = -0.5;
+        g.touched[7] = true;
+        g.out_bias = 1.0;
+        let mut opt = AdamW::new(&model);
+        opt.step(&mut model, &[g.clone(), Gradients::new(2)], 4, 0.01, 0.0);
+        assert!((model.ft_weights[14] - (before.ft_weights[14] - 0.01)).abs() < 1e-6);
+        assert!((model.ft_weights[15] - (before.ft_weights[15] + 0.01)).abs() < 1e-6);
+        assert_eq!(model.ft_weights[16], before.ft_weights[16]);
+        assert!((model.out_bias - (-0.01)).abs() < 1e-6);
+        assert_eq!(opt.step, 1);
+    }
+
+    #[test]
+    fn weights_are_clipped() {
+        let mut model = Model::new(1, 1);
+        model.out_bias = OUTPUT_CLIP;
+        let mut g = Gradients::new(1);
+        g.out_bias = -1.0;
+        let mut opt = AdamW::new(&model);
+        opt.step(&mut model, &[g], 1, 0.5, 0.0);
+        assert_eq!(model.out_bias, OUTPUT_CLIP);
+        model.ft_bias[0] = FEATURE_CLIP;
+        let mut g = Gradients::new(1);
+        g.ft_bias[0] = -1.0;
+        opt.step(&mut model, &[g], 1, 0.5, 0.0);
+        assert_eq!(model.ft_bias[0], FEATURE_CLIP);
+    }
+}

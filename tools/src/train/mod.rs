@@ -1,0 +1,423 @@
+//! `shuai-tools train`: fits the engine's network to self-play positions
+//! on the CPU.
+//!
+//! - [`model`]: the float network, its forward pass and gradients (with a
+//!   finite-difference check).
+//! - [`adamw`]: the optimiser and the learning-rate schedule.
+//! - [`checkpoint`]: saving and resuming a run.
+//!
+//! Each position's target is the side to move's expected points,
+//! `λ · sigmoid(score / SCALE) + (1 − λ) · result`: the game result is one
+//! noisy bit per game, the search score a position-specific signal (the
+//! evaluation tuner found a blend best, `tools/README.md`). The loss is the
+//! squared error of `sigmoid(o)`.
+//!
+//! A batch is cut into one fixed chunk per thread; each thread sums its
+//! chunk's gradients into its own buffer (touching only the feature rows
+//! its positions use), and the optimiser adds the buffers in thread order.
+//! The data order of epoch `e` depends only on the seed and `e`. So a run
+//! is deterministic for a given seed and thread count, and a resumed run
+//! continues exactly where the interrupted one stopped.
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod model;
+
+use crate::data::PackedPosition;
+use crate::rng::Rng;
+use adamw::{cosine_lr, AdamW};
+use checkpoint::Checkpoint;
+use model::{sigmoid, Gradients, Model, Sample, MAX_ACTIVE};
+use rayon::prelude::*;
+use shuai_board::Color;
+use shuai_eval::nnue::{feature_index, Network, QA, QB, QFT, SCALE};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How a network is trained.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Passes over the training data.
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// Learning rate at the start; it falls along a cosine to `lr_end`.
+    pub lr: f32,
+    /// Learning rate at the end.
+    pub lr_end: f32,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    /// Weight of the search score in the target (0: results only).
+    pub lambda: f32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed of the initial weights and the data order.
+    pub seed: u64,
+    /// Use each position mirrored left to right half of the time (Xiangqi
+    /// is symmetric, so this doubles the data the network sees).
+    pub mirror: bool,
+    /// Accumulator size; must be the engine's [`shuai_eval::nnue::HIDDEN`]
+    /// for the network to be written.
+    pub hidden: usize,
+    /// Where checkpoints, networks and the log go.
+    pub out_dir: PathBuf,
+    /// How the run was started, for the networks' descriptions.
+    pub command: String,
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// 1-based epoch number.
+    pub epoch: u32,
+    /// Learning rate at the epoch's end.
+    pub lr: f32,
+    /// Mean training loss over the epoch.
+    pub train_loss: f64,
+    /// Mean loss of the float network on the validation set.
+    pub valid_loss: f64,
+    /// The quantised network against the float one on the validation set.
+    pub quantised: Option<QuantisationReport>,
+    /// Seconds the epoch took.
+    pub seconds: f64,
+    /// Training positions per second.
+    pub positions_per_second: f64,
+}
+
+/// How far the engine's integer network is from the float one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuantisationReport {
+    /// Positions compared.
+    pub positions: usize,
+    /// Mean |float − integer| evaluation, centipawns.
+    pub mean_abs_cp: f64,
+    /// Largest |float − integer| evaluation, centipawns.
+    pub max_abs_cp: f64,
+    /// Validation loss of the integer network's evaluations.
+    pub loss: f64,
+}
+
+impl EpochReport {
+    /// One line for the log.
+    pub fn line(&self) -> String {
+        let q = match &self.quantised {
+            Some(q) => format!(
+                " | quantised loss {:.6}, |float-int| mean {:.2} cp max {:.1} cp",
+                q.loss, q.mean_abs_cp, q.max_abs_cp
+            ),
+            None => String::new(),
+        };
+        format!(
+            "epoch {:3} | lr {:.2e} | train {:.6} | valid {:.6}{q} | {:.1} s, {:.0} pos/s",
+            self.epoch,
+            self.lr,
+            self.train_loss,
+            self.valid_loss,
+            self.seconds,
+            self.positions_per_second
+        )
+    }
+}
+
+/// The side to move's expected points in `0..=1`, blended from the
+/// search score and the game result by `lambda`.
+pub fn target(p: &PackedPosition, lambda: f32) -> f32 {
+    let red = p.side_to_move() == Color::Red;
+    let points = p.outcome().red_points();
+    let result = if red { points } else { 1.0 - points };
+    let score = f32::from(p.red_score()) * if red { 1.0 } else { -1.0 };
+    lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result
+}
+
+/// The training sample of a record, mirrored left to right if asked.
+pub fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
+    let stm = p.side_to_move();
+    let mut s = Sample {
+        us: [0; MAX_ACTIVE],
+        them: [0; MAX_ACTIVE],
+        len: 0,
+        target: target(p, lambda),
+    };
+    p.for_each_piece(|piece, sq| {
+        // Records never hold more than MAX_ACTIVE pieces (`pack` refuses).
+        if s.len < MAX_ACTIVE {
+            let sq = if mirror { sq.mirror() } else { sq };
+            s.us[s.len] = feature_index(stm, piece, sq) as u16;
+            s.them[s.len] = feature_index(stm.opponent(), piece, sq) as u16;
+            s.len += 1;
+        }
+    });
+    s
+}
+
+/// Whether position `index` is mirrored in `epoch`: a hash of the three,
+/// so the choice is fixed by the seed.
+fn mirrored(seed: u64, epoch: u32, index: usize) -> bool {
+    let mut r = Rng::new(seed ^ (u64::from(epoch) << 40) ^ index as u64 ^ 0x6d69_7272_6f72);
+    r.next_u64() & 1 == 1
+}
+
+/// The data order of `epoch`.
+fn order(n: usize, seed: u64, epoch: u32) -> Vec<u32> {
+    let mut idx: Vec<u32> = (0..n as u32).collect();
+    Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(epoch)).shuffle(&mut idx);
+    idx
+}
+
+/// The mean loss of `model` on `records` (not mirrored), summed in fixed
+/// chunks so the result does not depend on the thread count.
+pub fn mean_loss(model: &Model, records: &[PackedPosition], lambda: f32) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let sums: Vec<f64> = records
+        .par_chunks(4096)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|p| {
+                    let s = sample(p, lambda, false);
+                    let e = f64::from(sigmoid(model.output(&s)) - s.target);
+                    e * e
+                })
+                .sum()
+        })
+        .collect();
+    sums.iter().sum::<f64>() / records.len() as f64
+}
+
+/// The mean loss of the hand-written evaluation on `records`, read as a
+/// prediction `sigmoid(eval / SCALE)`: the yardstick a network must beat.
+pub fn hand_written_loss(records: &[PackedPosition], lambda: f32) -> Result<f64, String> {
+    if records.is_empty() {
+        return Ok(0.0);
+    }
+    let errors: Vec<f64> = records
+        .par_iter()
+        .map(|p| {
+            let pos = p.to_position()?;
+            let e = sigmoid(shuai_eval::evaluate(&pos) as f32 / SCALE as f32) - target(p, lambda);
+            Ok(f64::from(e * e))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(errors.iter().sum::<f64>() / records.len() as f64)
+}
+
+/// The engine's integer network for `model`: weights rounded to the
+/// scales [`QFT`] and [`QB`] (the output bias to `QA · QB`; the float
+/// weights are clipped so they fit).
+pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
+    let q16 = |xs: &[f32], scale: i32| -> Vec<i16> {
+        xs.iter()
+            .map(|x| {
+                (x * scale as f32)
+                    .round()
+                    .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+            })
+            .collect()
+    };
+    Network::from_parts(
+        q16(&model.ft_weights, QFT),
+        q16(&model.ft_bias, QFT),
+        q16(&model.out_weights, QB),
+        (model.out_bias * (QA * QB) as f32).round() as i32,
+        description,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Compares the integer network with the float model on up to `limit`
+/// records.
+pub fn compare(
+    model: &Model,
+    net: &Network,
+    records: &[PackedPosition],
+    lambda: f32,
+) -> Result<QuantisationReport, String> {
+    let rows: Vec<(f64, f64)> = records
+        .par_iter()
+        .map(|p| {
+            let s = sample(p, lambda, false);
+            let float_cp = f64::from(model.output(&s)) * f64::from(SCALE);
+            let pos = p.to_position()?;
+            let int_cp = f64::from(net.evaluate(&pos));
+            let e = 1.0 / (1.0 + (-int_cp / f64::from(SCALE)).exp()) - f64::from(s.target);
+            Ok(((float_cp - int_cp).abs(), e * e))
+        })
+        .collect::<Result<_, String>>()?;
+    let n = rows.len().max(1) as f64;
+    Ok(QuantisationReport {
+        positions: rows.len(),
+        mean_abs_cp: rows.iter().map(|r| r.0).sum::<f64>() / n,
+        max_abs_cp: rows.iter().map(|r| r.0).fold(0.0, f64::max),
+        loss: rows.iter().map(|r| r.1).sum::<f64>() / n,
+    })
+}
+
+/// The state a run starts from: a fresh model or a checkpoint.
+pub fn start(cfg: &TrainConfig, resume: Option<Checkpoint>) -> Result<Checkpoint, String> {
+    match resume {
+        Some(c) if c.model.hidden != cfg.hidden => Err(format!(
+            "checkpoint has hidden size {}, the run asks for {}",
+            c.model.hidden, cfg.hidden
+        )),
+        Some(c) => Ok(c),
+        None => {
+            let model = Model::new(cfg.hidden, cfg.seed);
+            Ok(Checkpoint {
+                optimiser: AdamW::new(&model),
+                model,
+                epochs_done: 0,
+            })
+        }
+    }
+}
+
+/// Runs epochs from `state` up to `cfg.epochs`, calling `after_epoch`
+/// with the report and the state after each (to save it); the final
+/// state comes back.
+pub fn train(
+    cfg: &TrainConfig,
+    mut state: Checkpoint,
+    train_set: &[PackedPosition],
+    valid_set: &[PackedPosition],
+    after_epoch: &mut (dyn FnMut(&EpochReport, &Checkpoint) -> Result<(), String> + Send),
+) -> Result<Checkpoint, String> {
+    if train_set.is_empty() {
+        return Err("no training positions".into());
+    }
+    let threads = cfg.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let batch = cfg.batch.clamp(1, train_set.len());
+    let batches_per_epoch = train_set.len().div_ceil(batch);
+    let total_batches = (batches_per_epoch * cfg.epochs as usize).max(1);
+    let mut grads: Vec<Gradients> = (0..threads).map(|_| Gradients::new(cfg.hidden)).collect();
+    let mut lr = cfg.lr;
+    while state.epochs_done < cfg.epochs {
+        let epoch = state.epochs_done + 1;
+        let started = Instant::now();
+        let idx = order(train_set.len(), cfg.seed, epoch);
+        let mut loss = 0.0;
+        for (b, ids) in idx.chunks(batch).enumerate() {
+            let done = (epoch as usize - 1) * batches_per_epoch + b;
+            lr = cosine_lr(cfg.lr, cfg.lr_end, done as f64 / total_batches as f64);
+            let per = ids.len().div_ceil(threads);
+            pool.install(|| {
+                let model = &state.model;
+                grads
+                    .par_iter_mut()
+                    .zip(ids.par_chunks(per))
+                    .for_each(|(g, chunk)| {
+                        g.clear();
+                        let samples: Vec<Sample> = chunk
+                            .iter()
+                            .map(|&i| {
+                                let i = i as usize;
+                                sample(
+                                    &train_set[i],
+                                    cfg.lambda,
+                                    cfg.mirror && mirrored(cfg.seed, epoch, i),
+                                )
+                            })
+                            .collect();
+                        model.backprop(&samples, g);
+                    });
+                // A last batch shorter than the thread count leaves
+                // buffers with no chunk: they must not add stale sums.
+                for g in grads.iter_mut().skip(ids.len().div_ceil(per)) {
+                    g.clear();
+                }
+                state
+                    .optimiser
+                    .step(&mut state.model, &grads, ids.len(), lr, cfg.weight_decay);
+            });
+            loss += grads.iter().map(|g| g.loss).sum::<f64>();
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let valid_loss = pool.install(|| mean_loss(&state.model, valid_set, cfg.lambda));
+        state.epochs_done = epoch;
+        let report = EpochReport {
+            epoch,
+            lr,
+            train_loss: loss / train_set.len() as f64,
+            valid_loss,
+            quantised: None,
+            seconds,
+            positions_per_second: train_set.len() as f64 / seconds.max(1e-9),
+        };
+        pool.install(|| after_epoch(&report, &state))?;
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Outcome;
+    use shuai_board::Position;
+
+    fn record(fen: &str, red_score: i16, outcome: Outcome) -> PackedPosition {
+        PackedPosition::pack(&Position::from_fen(fen).unwrap(), red_score, outcome).unwrap()
+    }
+
+    #[test]
+    fn targets_are_from_the_side_to_move() {
+        let red = record(shuai_board::START_FEN, 400, Outcome::RedWins);
+        let black_fen = shuai_board::START_FEN.replace(" w ", " b ");
+        let black = record(&black_fen, 400, Outcome::RedWins);
+        assert_eq!(target(&red, 0.0), 1.0);
+        assert_eq!(target(&black, 0.0), 0.0);
+        assert!((target(&red, 1.0) - sigmoid(1.0)).abs() < 1e-6);
+        assert!((target(&black, 1.0) - sigmoid(-1.0)).abs() < 1e-6);
+        assert!((target(&red, 0.5) - (0.5 + 0.5 * sigmoid(1.0))).abs() < 1e-6);
+    }
+
+    #[test]
+    fn samples_match_the_engine_features() {
+        let fen = "3ak4/9/4b4/p3C3p/9/2B6/P3c3P/4B4/4A4/3AK4 b - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let s = sample(&record(fen, 0, Outcome::Draw), 1.0, false);
+        let mut us: Vec<u16> = s.us[..s.len].to_vec();
+        let mut want: Vec<u16> = shuai_eval::nnue::active_features(&pos, Color::Black)
+            .map(|f| f as u16)
+            .collect();
+        us.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(us, want);
+        let m = sample(&record(fen, 0, Outcome::Draw), 1.0, true);
+        assert_eq!(m.len, s.len);
+        assert_ne!(
+            m.us[..m.len],
+            s.us[..s.len],
+            "mirroring moves the off-centre pieces"
+        );
+    }
+
+    #[test]
+    fn quantised_network_agrees_with_the_float_model() {
+        // A random model evaluated both ways on real positions. Rounding
+        // the output weights to 1/64 is the main error: about 0.0045 per
+        // weight, times a squared activation of ~0.3, over 512 weights of
+        // random sign, is ~0.03 logits, ~12 cp; the feature weights'
+        // 1/255 add ~3 cp. A wrong scale or a swapped half would be off by
+        // far more.
+        let model = Model::new(shuai_eval::nnue::HIDDEN, 3);
+        let net = quantise(&model, "test").unwrap();
+        let mut pos = Position::startpos();
+        let mut records = Vec::new();
+        for i in 0..60 {
+            records.push(PackedPosition::pack(&pos, 0, Outcome::Draw).unwrap());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[(i * 31) % moves.len()]);
+        }
+        let r = compare(&model, &net, &records, 1.0).unwrap();
+        assert_eq!(r.positions, records.len());
+        assert!(r.mean_abs_cp < 15.0 && r.max_abs_cp < 40.0, "{r:?}");
+    }
+}

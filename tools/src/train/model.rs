@@ -1,0 +1,375 @@
+//! The float network the trainer fits, and its gradients.
+//!
+//! The same architecture as the engine's quantised network
+//! (`shuai_eval::nnue::network`): one feature transformer shared by both
+//! perspectives, `a = b + Σ W[f]`, SCReLU `clamp(a, 0, 1)²` on the side
+//! to move's accumulator and then the other side's, one linear output `o`,
+//! and the prediction `sigmoid(o)` of the side to move's expected points.
+//! The hidden size is a run-time value here, so the gradient check can use
+//! a tiny network; quantisation needs the engine's size.
+
+use shuai_eval::nnue::INPUTS;
+
+/// Largest absolute value of an output weight (as bullet and Stockfish
+/// trainers do): at ×64 it stays within 127, so the engine's
+/// `activation · weight` fits in `i16`.
+pub const OUTPUT_CLIP: f32 = 1.98;
+
+/// Largest absolute value of a feature weight or bias: at ×1020 a sum of
+/// 33 of them (32 pieces and the bias) stays inside `i16`.
+pub const FEATURE_CLIP: f32 = 0.97;
+
+/// Most features one perspective can have: one per piece.
+pub const MAX_ACTIVE: usize = 32;
+
+/// The parameters of the float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Accumulator size per perspective.
+    pub hidden: usize,
+    /// Feature weights, `INPUTS × hidden`, feature by feature.
+    pub ft_weights: Vec<f32>,
+    /// Feature biases, `hidden`.
+    pub ft_bias: Vec<f32>,
+    /// Output weights, `2 × hidden`: the side to move's half first.
+    pub out_weights: Vec<f32>,
+    /// Output bias.
+    pub out_bias: f32,
+}
+
+/// One training example: the active features of both perspectives and the
+/// target, the side to move's expected points in `0..=1`.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Features seen from the side to move.
+    pub us: [u16; MAX_ACTIVE],
+    /// Features seen from the other side.
+    pub them: [u16; MAX_ACTIVE],
+    /// How many entries of `us` and `them` are used.
+    pub len: usize,
+    /// The target.
+    pub target: f32,
+}
+
+/// Gradients of the loss summed over a chunk of samples, with the feature
+/// rows they touch (only those rows are cleared, summed and stepped).
+#[derive(Clone, Debug)]
+pub struct Gradients {
+    /// Same layout as [`Model::ft_weights`].
+    pub ft_weights: Vec<f32>,
+    /// Same layout as [`Model::ft_bias`].
+    pub ft_bias: Vec<f32>,
+    /// Same layout as [`Model::out_weights`].
+    pub out_weights: Vec<f32>,
+    /// d loss / d output bias.
+    pub out_bias: f32,
+    /// Feature rows with a non-zero gradient.
+    pub touched: Vec<bool>,
+    /// Sum of the squared errors of the chunk.
+    pub loss: f64,
+    /// Scratch: the two accumulators and their gradients.
+    scratch: Vec<f32>,
+}
+
+/// xorshift64*, for initial weights only (the data order uses
+/// `crate::rng::Rng`).
+fn init_stream(seed: u64) -> impl FnMut() -> f32 {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        let x = s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40;
+        x as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    }
+}
+
+impl Model {
+    /// A network with uniform random weights scaled to the fan-in
+    /// (`±1/√24` for the feature rows, about the number of pieces on a
+    /// board; `±1/√(2·hidden)` for the output) and zero biases.
+    pub fn new(hidden: usize, seed: u64) -> Model {
+        let mut r = init_stream(seed);
+        let ft = 1.0 / 24f32.sqrt();
+        let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        Model {
+            hidden,
+            ft_weights: (0..INPUTS * hidden).map(|_| r() * ft).collect(),
+            ft_bias: vec![0.0; hidden],
+            out_weights: (0..2 * hidden).map(|_| r() * out).collect(),
+            out_bias: 0.0,
+        }
+    }
+
+    /// The raw output `o` for a sample (the prediction is `sigmoid(o)`,
+    /// the engine's score `SCALE · o`).
+    pub fn output(&self, s: &Sample) -> f32 {
+        let h = self.hidden;
+        let mut acc = vec![0.0; 2 * h];
+        self.accumulate(s, &mut acc);
+        self.head(&acc)
+    }
+
+    fn accumulate(&self, s: &Sample, acc: &mut [f32]) {
+        let h = self.hidden;
+        let (us, them) = acc.split_at_mut(h);
+        us.copy_from_slice(&self.ft_bias);
+        them.copy_from_slice(&self.ft_bias);
+        for i in 0..s.len {
+            add_row(us, self.row(s.us[i]));
+            add_row(them, self.row(s.them[i]));
+        }
+    }
+
+    fn head(&self, acc: &[f32]) -> f32 {
+        let dot: f32 = acc
+            .iter()
+            .zip(&self.out_weights)
+            .map(|(a, w)| {
+                let c = a.clamp(0.0, 1.0);
+                c * c * w
+            })
+            .sum();
+        dot + self.out_bias
+    }
+
+    #[inline(always)]
+    fn row(&self, f: u16) -> &[f32] {
+        let h = self.hidden;
+        let f = f as usize;
+        &self.ft_weights[f * h..(f + 1) * h]
+    }
+
+    /// Adds the gradients of `(sigmoid(o) − target)²` over `samples` to
+    /// `g` (which must be [`Gradients::clear`]ed first for a fresh sum).
+    pub fn backprop(&self, samples: &[Sample], g: &mut Gradients) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                // SAFETY: the processor supports AVX2 and FMA (checked just
+                // above), the features this copy is compiled for.
+                unsafe { self.backprop_avx2(samples, g) };
+                return;
+            }
+        }
+        self.backprop_generic(samples, g);
+    }
+
+    /// [`Model::backprop_generic`] compiled for AVX2 and FMA: the loops
+    /// over the hidden units then run eight floats at a time.
+    ///
+    /// # Safety
+    /// The processor must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn backprop_avx2(&self, samples: &[Sample], g: &mut Gradients) {
+        self.backprop_generic(samples, g);
+    }
+
+    #[inline(always)]
+    fn backprop_generic(&self, samples: &[Sample], g: &mut Gradients) {
+        let h = self.hidden;
+        let mut scratch = std::mem::take(&mut g.scratch);
+        scratch.resize(4 * h, 0.0);
+        let (acc, grad) = scratch.split_at_mut(2 * h);
+        for s in samples {
+            self.accumulate(s, acc);
+            let out = self.head(acc);
+            let p = sigmoid(out);
+            let e = p - s.target;
+            g.loss += f64::from(e * e);
+            let d = 2.0 * e * p * (1.0 - p);
+            g.out_bias += d;
+            for (((a, w), gw), ga) in acc
+                .iter()
+                .zip(&self.out_weights)
+                .zip(g.out_weights.iter_mut())
+                .zip(grad.iter_mut())
+            {
+                let c = a.clamp(0.0, 1.0);
+                *gw += d * c * c;
+                // d clamp(a,0,1)²/da = 2a inside (0, 1), 0 outside.
+                *ga = if *a > 0.0 && *a < 1.0 {
+                    2.0 * d * w * c
+                } else {
+                    0.0
+                };
+            }
+            let (g_us, g_them) = grad.split_at(h);
+            for ((b, x), y) in g.ft_bias.iter_mut().zip(g_us).zip(g_them) {
+                *b += x + y;
+            }
+            for i in 0..s.len {
+                for (f, gr) in [(s.us[i], &*g_us), (s.them[i], g_them)] {
+                    let f = f as usize;
+                    g.touched[f] = true;
+                    add_row(&mut g.ft_weights[f * h..(f + 1) * h], gr);
+                }
+            }
+        }
+        g.scratch = scratch;
+    }
+}
+
+#[inline(always)]
+fn add_row(acc: &mut [f32], row: &[f32]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a += r;
+    }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Gradients {
+    /// Zero gradients for a model of `hidden` units.
+    pub fn new(hidden: usize) -> Gradients {
+        Gradients {
+            ft_weights: vec![0.0; INPUTS * hidden],
+            ft_bias: vec![0.0; hidden],
+            out_weights: vec![0.0; 2 * hidden],
+            out_bias: 0.0,
+            touched: vec![false; INPUTS],
+            loss: 0.0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Back to zero, clearing only the touched feature rows.
+    pub fn clear(&mut self) {
+        let h = self.ft_bias.len();
+        for (f, t) in self.touched.iter_mut().enumerate() {
+            if *t {
+                self.ft_weights[f * h..(f + 1) * h].fill(0.0);
+                *t = false;
+            }
+        }
+        self.ft_bias.fill(0.0);
+        self.out_weights.fill(0.0);
+        self.out_bias = 0.0;
+        self.loss = 0.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(us: &[u16], them: &[u16], target: f32) -> Sample {
+        let mut s = Sample {
+            us: [0; MAX_ACTIVE],
+            them: [0; MAX_ACTIVE],
+            len: us.len(),
+            target,
+        };
+        s.us[..us.len()].copy_from_slice(us);
+        s.them[..them.len()].copy_from_slice(them);
+        s
+    }
+
+    /// A tiny network whose accumulators stay inside (0, 1) for the test
+    /// samples, away from SCReLU's kinks where finite differences break.
+    fn tiny() -> (Model, Vec<Sample>) {
+        let h = 4;
+        let mut m = Model::new(h, 5);
+        m.ft_weights.iter_mut().for_each(|w| *w = 0.0);
+        let mut r = init_stream(9);
+        for f in [3usize, 17, 400, 999, 1259] {
+            for j in 0..h {
+                m.ft_weights[f * h + j] = 0.1 + 0.05 * r();
+            }
+        }
+        m.ft_bias = vec![0.2, 0.3, 0.25, 0.15];
+        m.out_weights = (0..2 * h).map(|_| r()).collect();
+        m.out_bias = 0.1;
+        let samples = vec![
+            sample(&[3, 17, 400], &[999, 1259, 17], 0.9),
+            sample(&[1259, 999], &[3, 400], 0.2),
+            sample(&[17, 400, 999, 3], &[1259, 3, 17, 400], 0.5),
+        ];
+        (m, samples)
+    }
+
+    fn loss(m: &Model, samples: &[Sample]) -> f64 {
+        samples
+            .iter()
+            .map(|s| {
+                let e = f64::from(sigmoid(m.output(s)) - s.target);
+                e * e
+            })
+            .sum()
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let (m, samples) = tiny();
+        let mut g = Gradients::new(m.hidden);
+        m.backprop(&samples, &mut g);
+        assert!((g.loss - loss(&m, &samples)).abs() < 1e-6);
+        let eps = 1e-2f32;
+        let mut checked = 0;
+        // Every parameter kind: feature rows (touched and not), biases,
+        // output weights of both halves, the output bias.
+        type Probe = (
+            &'static str,
+            fn(&mut Model) -> &mut f32,
+            fn(&Gradients) -> f32,
+        );
+        let probes: [Probe; 7] = [
+            (
+                "ft[3][0]",
+                |m| &mut m.ft_weights[3 * 4],
+                |g| g.ft_weights[3 * 4],
+            ),
+            (
+                "ft[400][2]",
+                |m| &mut m.ft_weights[400 * 4 + 2],
+                |g| g.ft_weights[400 * 4 + 2],
+            ),
+            (
+                "ft[1259][3]",
+                |m| &mut m.ft_weights[1259 * 4 + 3],
+                |g| g.ft_weights[1259 * 4 + 3],
+            ),
+            ("ft_bias[1]", |m| &mut m.ft_bias[1], |g| g.ft_bias[1]),
+            ("out[2]", |m| &mut m.out_weights[2], |g| g.out_weights[2]),
+            ("out[6]", |m| &mut m.out_weights[6], |g| g.out_weights[6]),
+            ("out_bias", |m| &mut m.out_bias, |g| g.out_bias),
+        ];
+        for (name, param, analytic) in probes {
+            let mut plus = m.clone();
+            *param(&mut plus) += eps;
+            let mut minus = m.clone();
+            *param(&mut minus) -= eps;
+            let numeric = (loss(&plus, &samples) - loss(&minus, &samples)) / (2.0 * f64::from(eps));
+            let a = f64::from(analytic(&g));
+            assert!(
+                (numeric - a).abs() <= 1e-3 * a.abs().max(1e-2),
+                "{name}: analytic {a}, numeric {numeric}"
+            );
+            assert!(
+                a.abs() > 1e-4,
+                "{name}: a gradient that is zero tests nothing"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 7);
+        // A row no sample uses has no gradient and is not touched.
+        assert!(!g.touched[5]);
+        assert!(g.touched[3] && g.touched[1259]);
+    }
+
+    #[test]
+    fn clear_zeroes_everything() {
+        let (m, samples) = tiny();
+        let mut g = Gradients::new(m.hidden);
+        m.backprop(&samples, &mut g);
+        g.clear();
+        assert!(g.ft_weights.iter().all(|&x| x == 0.0));
+        assert!(g.touched.iter().all(|&t| !t));
+        assert_eq!((g.out_bias, g.loss), (0.0, 0.0));
+    }
+}
