@@ -200,7 +200,7 @@ impl Model {
                 *b += x + y;
             }
             for i in 0..s.len {
-                for (f, gr) in [(s.us[i], &*g_us), (s.them[i], g_them)] {
+                for (f, gr) in [(s.us[i], g_us), (s.them[i], g_them)] {
                     let f = f as usize;
                     g.touched[f] = true;
                     add_row(&mut g.ft_weights[f * h..(f + 1) * h], gr);
