@@ -23,6 +23,7 @@ use crate::openings::{self, EpdLine, DEFAULT_BOOK};
 use crate::rng::Rng;
 use shuai_board::rules::{judge_game_end, GameResult};
 use shuai_board::{Color, Position};
+use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use shuai_search::{Control, Limits, Searcher};
 use std::collections::BTreeMap;
@@ -58,6 +59,8 @@ pub struct DatagenConfig {
     pub book: Vec<EpdLine>,
     /// The evaluation both sides play with.
     pub weights: Arc<Weights>,
+    /// A network both sides evaluate with instead of the weights.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for DatagenConfig {
@@ -76,6 +79,7 @@ impl Default for DatagenConfig {
             natural_limit: 120,
             book: openings::parse_text(DEFAULT_BOOK).unwrap_or_default(),
             weights: Arc::new(Weights::DEFAULT),
+            network: None,
         }
     }
 }
@@ -90,7 +94,9 @@ fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
 impl DatagenConfig {
     /// Everything that decides what game `i` is (not the number of games
     /// nor the threads), as one line: a resumed file must have been started
-    /// with the same line. The book and the weights appear as fingerprints.
+    /// with the same line. The book and the weights appear as fingerprints,
+    /// a network by its hash (and only when there is one, so the line of a
+    /// run without one is what it was before networks existed).
     /// A new setting that changes the games belongs here.
     pub fn describe(&self) -> String {
         let book = fnv1a(self.book.iter().flat_map(|l| {
@@ -105,9 +111,13 @@ impl DatagenConfig {
                 .into_iter()
                 .flat_map(|w| w.to_le_bytes()),
         );
+        let network = match &self.network {
+            Some(n) => format!(" network={:016x}", n.hash()),
+            None => String::new(),
+        };
         format!(
             "datagen seed={} nodes={} hash={} random_plies={} max_plies={} natural_limit={} \
-             book={}:{book:016x} weights={weights:016x}",
+             book={}:{book:016x} weights={weights:016x}{network}",
             self.seed,
             self.nodes,
             self.hash_mb,
@@ -222,6 +232,7 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     let mut pos = opening(cfg, &mut rng);
     let mut searcher = Searcher::new(cfg.hash_mb.max(1));
     searcher.set_weights(Arc::clone(&cfg.weights));
+    searcher.set_network(cfg.network.clone());
     let limits = Limits::nodes(cfg.nodes.max(1));
     let mut positions = Vec::new();
     let mut plies = 0;

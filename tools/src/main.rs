@@ -235,6 +235,9 @@ struct DatagenArgs {
     /// Hash table per game, MiB.
     #[arg(long, default_value_t = 4)]
     hash: usize,
+    /// Network both sides evaluate with (a `train` output file, or `embedded` for the built-in network) instead of the hand-written evaluation.
+    #[arg(long)]
+    network: Option<PathBuf>,
     /// Weights table both sides play with (default: the built-in weights).
     #[arg(long)]
     weights: Option<PathBuf>,
@@ -744,6 +747,13 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
             Some(p) => read_weights(p)?,
             None => shuai_eval::Weights::DEFAULT,
         }),
+        network: match &a.network {
+            Some(p) if p.as_os_str() == "embedded" => {
+                Some(shuai_eval::nnue::shared_default_network())
+            }
+            Some(p) => Some(std::sync::Arc::new(read_network(p)?)),
+            None => None,
+        },
     };
     let format = out_format(&a.format, &a.out)?;
     let resumed = if a.resume {
@@ -1070,6 +1080,12 @@ fn cmd_tune(a: TuneArgs) -> Result<(), String> {
 /// A text file, or an error naming it.
 fn read_text(path: &std::path::Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A network file, errors naming the file.
+fn read_network(path: &std::path::Path) -> Result<shuai_eval::nnue::Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    shuai_eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// A weights table from a file, errors naming the file.

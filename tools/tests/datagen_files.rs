@@ -136,3 +136,23 @@ fn an_interrupted_text_run_resumes_to_the_same_text() {
     assert!(generate(&tiny(2, 1), &old, Format::Text, true, &mut |_| {}).is_err());
     assert_eq!(std::fs::read_to_string(&old).unwrap().lines().count(), 1);
 }
+
+#[test]
+fn a_network_plays_its_own_games_and_is_named_in_the_header() {
+    let net = shuai_eval::nnue::shared_default_network();
+    let with = DatagenConfig {
+        network: Some(net.clone()),
+        ..tiny(2, 1)
+    };
+    assert_eq!(
+        with.describe(),
+        format!("{} network={:016x}", tiny(2, 1).describe(), net.hash())
+    );
+    // The network's scores, not the hand-written evaluation's, label the
+    // positions (with any network other than the hand-written evaluation
+    // the two runs' first scores differ).
+    let a = datagen::run(&with, &|_, _| {});
+    let b = datagen::run(&tiny(2, 1), &|_, _| {});
+    let first = |g: &[datagen::GameRecord]| g[0].positions[0].red_score;
+    assert_ne!(first(&a), first(&b));
+}
