@@ -20,6 +20,7 @@ fn tiny(games: usize, threads: usize) -> DatagenConfig {
         natural_limit: 120,
         book: openings::parse_text(DEFAULT_BOOK).unwrap(),
         weights: std::sync::Arc::new(shuai_eval::Weights::DEFAULT),
+        network: None,
     }
 }
 
