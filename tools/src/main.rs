@@ -996,7 +996,19 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
     eprintln!("{baseline}");
     writeln!(log, "# {baseline}").map_err(|e| e.to_string())?;
     let n_train = train_set.len();
+    // The network's description holds at most 4096 bytes: a command with
+    // many data files is cut short.
+    let mut short_command = command.clone();
+    if short_command.len() > 2000 {
+        let mut end = 2000;
+        while !short_command.is_char_boundary(end) {
+            end -= 1;
+        }
+        short_command = format!("{}… ({} data files)", &command[..end], a.data.len());
+    }
     train::train(&cfg, state, &train_set, &valid_set, &mut |report, state| {
+        // The checkpoint first: nothing after it can lose the epoch.
+        state.save(&ckpt_path)?;
         let description = format!(
             "{}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
             shuai_eval::nnue::Network::architecture(),
@@ -1004,7 +1016,7 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
             a.epochs,
             n_train,
             report.valid_loss,
-            command
+            short_command
         );
         let net = train::quantise(&state.model, &description)?;
         let mut report = report.clone();
@@ -1012,7 +1024,6 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
         let net_path = a.out.join(format!("epoch-{:03}.nnue", report.epoch));
         std::fs::write(&net_path, net.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", net_path.display()))?;
-        state.save(&ckpt_path)?;
         let line = report.line();
         eprintln!("{line}");
         writeln!(log, "{line}").map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;

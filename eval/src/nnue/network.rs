@@ -327,7 +327,9 @@ impl Network {
         let weights = self.out_weights[0].0.iter().chain(&self.out_weights[1].0);
         for (x, w) in us.iter().chain(them).zip(weights) {
             let v = activation(*x);
-            sum += v * v * i32::from(*w);
+            // Wrapping, as the fast path's lanes do: a sane network never
+            // comes near i32's range (its output would be ~100,000 cp).
+            sum = sum.wrapping_add(v * v * i32::from(*w));
         }
         self.scale_output(sum)
     }
@@ -336,8 +338,10 @@ impl Network {
     /// `Σ v² · w` to centipawns.
     #[inline]
     pub(crate) fn scale_output(&self, sum: i32) -> i32 {
-        let out = sum / QA + self.out_bias;
-        out * SCALE / (QA * QB)
+        // In i64: a file's output bias is any i32, and `out · SCALE`
+        // overflows i32 beyond ~131,000 cp; the search clamps far below.
+        let out = i64::from(sum / QA) + i64::from(self.out_bias);
+        (out * i64::from(SCALE) / i64::from(QA * QB)).clamp(-1_000_000, 1_000_000) as i32
     }
 
     /// The network's evaluation of `pos` in centipawns from the side to
@@ -442,6 +446,16 @@ mod tests {
             net.refresh(&red, shuai_board::Color::Red),
             net.refresh(&red, shuai_board::Color::Black)
         );
+    }
+
+    #[test]
+    fn a_huge_output_bias_saturates_instead_of_overflowing() {
+        let net = random_network(5);
+        let mut parts = net.clone();
+        parts.out_bias = i32::MAX;
+        assert_eq!(parts.scale_output(i32::MAX), 1_000_000);
+        parts.out_bias = i32::MIN;
+        assert_eq!(parts.scale_output(i32::MIN), -1_000_000);
     }
 
     #[test]

@@ -12,7 +12,8 @@ use shuai_eval::nnue::INPUTS;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"SHUAICKP";
-const VERSION: u32 = 1;
+/// 2: feature weights clipped to ±0.97 (version 1 allowed ±1.98).
+const VERSION: u32 = 2;
 
 /// A saved training state.
 #[derive(Clone, Debug, PartialEq)]

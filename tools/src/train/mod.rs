@@ -27,7 +27,7 @@ use crate::data::PackedPosition;
 use crate::rng::Rng;
 use adamw::{cosine_lr, AdamW};
 use checkpoint::Checkpoint;
-use model::{sigmoid, Gradients, Model, Sample, MAX_ACTIVE};
+use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Color;
 use shuai_eval::nnue::{feature_index, Network, QA, QB, QFT, SCALE};
@@ -216,9 +216,16 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
             })
             .collect()
     };
+    // The feature clip is what keeps the engine's i16 accumulators from
+    // overflowing: apply it here too, whatever a checkpoint holds.
+    let ft = |xs: &[f32]| -> Vec<f32> {
+        xs.iter()
+            .map(|x| x.clamp(-FEATURE_CLIP, FEATURE_CLIP))
+            .collect()
+    };
     Network::from_parts(
-        q16(&model.ft_weights, QFT),
-        q16(&model.ft_bias, QFT),
+        q16(&ft(&model.ft_weights), QFT),
+        q16(&ft(&model.ft_bias), QFT),
         q16(&model.out_weights, QB),
         (model.out_bias * (QA * QB) as f32).round() as i32,
         description,
@@ -393,6 +400,25 @@ mod tests {
             m.us[..m.len],
             s.us[..s.len],
             "mirroring moves the off-centre pieces"
+        );
+    }
+
+    #[test]
+    fn quantising_applies_the_feature_clip() {
+        // A checkpoint from before the ±0.97 clip may hold larger
+        // weights; quantised, they must still fit the accumulators.
+        let mut model = Model::new(shuai_eval::nnue::HIDDEN, 3);
+        model.ft_weights[5] = 1.98;
+        model.ft_bias[2] = -1.5;
+        let bytes = quantise(&model, "clip").unwrap().to_bytes();
+        let header =
+            bytes.len() - 2 * (shuai_eval::nnue::INPUTS + 3) * shuai_eval::nnue::HIDDEN - 4;
+        let i16_at =
+            |i: usize| i16::from_le_bytes([bytes[header + 2 * i], bytes[header + 2 * i + 1]]);
+        assert_eq!(i16_at(5), 989);
+        assert_eq!(
+            i16_at(shuai_eval::nnue::INPUTS * shuai_eval::nnue::HIDDEN + 2),
+            -989
         );
     }
 
