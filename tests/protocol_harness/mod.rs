@@ -284,12 +284,12 @@ pub fn check_search(root: &Position, lines: &[String]) -> String {
 /// the side to move (zero weights, the output bias alone), so a depth-1
 /// search from any position scores exactly `-cp`.
 pub fn write_constant_network(path: &std::path::Path, cp: i32) {
-    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, OUTPUT_SCALE, SCALE};
     let net = Network::from_parts(
         vec![0; INPUTS * HIDDEN],
         vec![0; HIDDEN],
         vec![0; 2 * HIDDEN],
-        cp * QA * QB / SCALE,
+        (i64::from(cp) * OUTPUT_SCALE / i64::from(SCALE)) as i32,
         "constant test network",
     )
     .unwrap();

@@ -524,7 +524,7 @@ pub fn apply(
 mod tests {
     use super::*;
     use shuai_board::Position;
-    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+    use shuai_eval::nnue::{Network, HIDDEN, INPUTS, OUTPUT_SCALE, SCALE};
     use shuai_eval::Weights;
 
     fn set(
@@ -696,7 +696,7 @@ mod tests {
             vec![0; INPUTS * HIDDEN],
             vec![0; HIDDEN],
             vec![0; 2 * HIDDEN],
-            300 * QA * QB / SCALE,
+            (300 * OUTPUT_SCALE / i64::from(SCALE)) as i32,
             "constant",
         )
         .unwrap();

@@ -37,7 +37,6 @@ fn shared_default_network_ref() -> &'static Arc<Network> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::test_support::random_network;
     use crate::nnue::{evaluate, Accumulator};
     use shuai_board::Position;
 
@@ -53,25 +52,23 @@ mod tests {
         assert_eq!(evaluate(net, &acc, pos.side_to_move()), net.evaluate(&pos));
     }
 
-    /// Writes the placeholder network: small random weights, not trained,
-    /// so that everything builds and runs until `shuai-tools train`
-    /// delivers a real one. `cargo test -p shuai-eval -- --ignored
-    /// write_placeholder_network` rewrites `eval/nets/default.nnue`.
     #[test]
-    #[ignore = "writes eval/nets/default.nnue"]
-    fn write_placeholder_network() {
-        let net = random_network(0x5348_5541_4931);
-        let net = Network::from_parts(
-            net.ft_weights.iter().flat_map(|r| r.0).collect(),
-            net.ft_bias.0.to_vec(),
-            net.out_weights.iter().flat_map(|r| r.0).collect(),
-            net.out_bias,
-            "PLACEHOLDER: small random weights, not trained (written by \
-             eval/src/nnue/embedded.rs, write_placeholder_network); \
-             (1260->256)x2->SCReLU->1",
+    fn the_embedded_network_is_trained() {
+        // A random network has no idea that a rook is worth much; the
+        // trained one gives the side with an extra rook a clear lead, from
+        // either side's point of view.
+        let net = default_network();
+        let no_black_rook = Position::from_fen(
+            "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
         )
-        .expect("parameters of the right sizes");
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
-        std::fs::write(path, net.to_bytes()).expect("eval/nets is writable");
+        .unwrap();
+        let no_red_rook = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        let (a, b) = (net.evaluate(&no_black_rook), net.evaluate(&no_red_rook));
+        assert!(a > 300 && b > 300, "{a} {b}");
+        let start = net.evaluate(&Position::startpos());
+        assert!(start.abs() < 100, "{start}");
     }
 }

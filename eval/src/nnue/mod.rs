@@ -42,4 +42,6 @@ pub(crate) mod test_support;
 pub use accumulator::{evaluate, Accumulator, Change};
 pub use embedded::{default_network, shared_default_network, DEFAULT_NETWORK_BYTES};
 pub use features::{active_features, feature_index, INPUTS};
-pub use network::{activation, Network, NetworkError, FT_SHIFT, HIDDEN, QA, QB, QFT, SCALE};
+pub use network::{
+    squared_activation, Network, NetworkError, HIDDEN, OUTPUT_SCALE, QB, QFT, SCALE, SQUARE_DIVISOR,
+};

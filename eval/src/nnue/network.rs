@@ -1,30 +1,37 @@
 //! The quantised network and its file format.
 //!
-//! # Architecture (version 1)
+//! # Architecture (format version 2)
 //!
 //! `(1260 → HIDDEN) × 2 → SCReLU → 1`: one feature transformer shared by
 //! both perspectives turns the active features ([`super::features`]) into
 //! an accumulator of [`HIDDEN`] values per side; the side to move's
-//! accumulator and then the other side's, each value clipped to `0..=QA`
+//! accumulator and then the other side's, each value clipped to `0..=1`
 //! and squared (SCReLU), are weighted into one output.
 //!
 //! Integer arithmetic, with the float network of the trainer scaled by
-//! [`QFT`] (feature transformer), [`QA`] (activations) and [`QB`]
-//! (output weights):
+//! [`QFT`] (feature transformer) and [`QB`] (output weights):
 //!
 //! ```text
-//! acc[p][j] = ft_bias[j] + Σ_{f active for p} ft_weights[f][j]          (i16, scale QFT = 4·QA)
-//! v_i       = (clamp(concat(acc[stm], acc[other])_i, 0, QFT) + 2) >> 2  (0..=QA, rounded)
-//! out       = (Σ_i v_i² · out_weights[i]) / QA + out_bias             (i32)
-//! eval      = out · SCALE / (QA · QB)                                  (centipawns, side to move)
+//! acc[p][j] = ft_bias[j] + Σ_{f active for p} ft_weights[f][j]     (i16, scale QFT = 1020)
+//! x_i       = clamp(concat(acc[stm], acc[other])_i, 0, QFT)
+//! u_i       = ((x_i² >> 4) + 128) >> 8                            (0..=254: x_i² / 4096, rounded)
+//! out       = Σ_i u_i · out_weights[i] + out_bias                  (i32)
+//! eval      = out · SCALE / OUTPUT_SCALE                           (centipawns, side to move)
 //! ```
 //!
-//! The accumulators carry two bits more than the activations: a sum of
-//! up to 33 rounded weights (32 pieces and the bias) at scale `QA` would
-//! err by ±1.7/255 on average, the main loss of precision, and the output
-//! layer needs `v ≤ 255` so that `v · w` fits in 16 bits (`w` ≤ 127 at
-//! `QB` = 64). The trainer keeps feature weights within ±0.97, so
-//! `33 · 0.97 · QFT` < 32767: an accumulator cannot overflow.
+//! `u` is the squared activation `clamp(a, 0, 1)²` at scale
+//! `QFT² / 4096 ≈ 254`, rounded once; the output weights then have all
+//! the precision of 16 bits (`QB` = 4096) and `OUTPUT_SCALE = QFT² · QB /
+//! 4096 = 1,040,400`. With AVX2 that is a shift, an unsigned high
+//! multiply, an add and a shift for 16 values, then `madd` with the
+//! weights: every product and pair sum is exact, and the trainer's clips
+//! (feature weights ±0.97, output weights ±1.98) keep the sum of 512 terms
+//! below 2³¹ and every accumulator (33 rows: 32 pieces and the bias,
+//! `33 · 0.97 · 1020 < 32767`) inside i16. The largest rounding error left
+//! is `u`'s, ±0.5 of its 254 steps per unit: a mean
+//! difference of about 2 centipawns from the float network, against about
+//! 10 when the activation itself was rounded to 0..=255 and the weights to
+//! 1/64 (format version 1).
 //!
 //! The float network it comes from computes `o = Σ clamp(a,0,1)² · w + b`
 //! and predicts the side to move's winning chance as `sigmoid(o)`; the
@@ -38,8 +45,8 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `SHUAINNU` |
-//! | 4 | format version, 1 |
-//! | 4 × 7 | inputs (1260), hidden size, output buckets (1), QFT, QA, QB, SCALE |
+//! | 4 | format version, 2 |
+//! | 4 × 7 | inputs (1260), hidden size, output buckets (1), QFT, the squared activation's divisor (4096), QB, SCALE |
 //! | 8 | FNV-1a 64 hash of the parameter bytes that follow the description |
 //! | 4 | description length `n` (at most 4096) |
 //! | n | description, UTF-8: architecture and how the network was made |
@@ -58,18 +65,19 @@ use std::fmt;
 
 /// Accumulator size per perspective.
 pub const HIDDEN: usize = 256;
-/// Scale of the activations: the clipped accumulator is `0..=QA`.
-pub const QA: i32 = 255;
-/// Bits the accumulators carry below the activations' precision.
-pub const FT_SHIFT: u32 = 2;
-/// Scale of the feature transformer's weights and biases.
-pub const QFT: i32 = QA << FT_SHIFT;
+/// Scale of the feature transformer's weights and biases: an
+/// accumulator value of `QFT` is an activation of 1.
+pub const QFT: i32 = 1020;
+/// The squared activation is `x² / SQUARE_DIVISOR` (rounded), `0..=254`.
+pub const SQUARE_DIVISOR: i32 = 4096;
 /// Scale of the output weights.
-pub const QB: i32 = 64;
+pub const QB: i32 = 4096;
+/// Scale of the output sum and bias: `QFT² · QB / SQUARE_DIVISOR`.
+pub const OUTPUT_SCALE: i64 = (QFT as i64) * (QFT as i64) * (QB as i64) / (SQUARE_DIVISOR as i64);
 /// Centipawns per unit of the float network's output.
 pub const SCALE: i32 = 400;
 /// Version of the file format and architecture this build reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"SHUAINNU";
 /// Longest description accepted.
@@ -111,10 +119,6 @@ pub struct Network {
     /// The side to move's half, then the other's.
     pub(crate) out_weights: [Row; 2],
     pub(crate) out_bias: i32,
-    /// Whether every output weight lies in `-128..=128`, so that
-    /// `v · w` (with `v ≤ QA = 255`) fits in an i16 and the fast output
-    /// layer applies ([`super::simd::screlu_dot`]).
-    pub(crate) output_fits_i16: bool,
     description: String,
     hash: u64,
 }
@@ -160,7 +164,6 @@ impl Network {
                 description.len()
             )));
         }
-        let output_fits_i16 = out_weights.iter().all(|w| (-128..=128).contains(w));
         let mut net = Network {
             ft_weights: ft_weights
                 .chunks_exact(HIDDEN)
@@ -172,7 +175,6 @@ impl Network {
                 Row::from_slice(&out_weights[HIDDEN..]),
             ],
             out_bias,
-            output_fits_i16,
             description: description.to_string(),
             hash: 0,
         };
@@ -219,7 +221,7 @@ impl Network {
             HIDDEN as u32,
             1,
             QFT as u32,
-            QA as u32,
+            SQUARE_DIVISOR as u32,
             QB as u32,
             SCALE as u32,
         ] {
@@ -256,13 +258,13 @@ impl Network {
             HIDDEN as u32,
             1,
             QFT as u32,
-            QA as u32,
+            SQUARE_DIVISOR as u32,
             QB as u32,
             SCALE as u32,
         ];
         if header != want {
             return Err(NetworkError(format!(
-                "network for inputs {}, hidden {}, buckets {}, QFT {}, QA {}, QB {}, scale {}; \
+                "network for inputs {}, hidden {}, buckets {}, QFT {}, square divisor {}, QB {}, scale {}; \
                  this build runs {}",
                 header[0],
                 header[1],
@@ -326,10 +328,9 @@ impl Network {
         let mut sum: i32 = 0;
         let weights = self.out_weights[0].0.iter().chain(&self.out_weights[1].0);
         for (x, w) in us.iter().chain(them).zip(weights) {
-            let v = activation(*x);
-            // Wrapping, as the fast path's lanes do: a sane network never
-            // comes near i32's range (its output would be ~100,000 cp).
-            sum = sum.wrapping_add(v * v * i32::from(*w));
+            // Wrapping, as the fast path's lanes do; the trainer's clips
+            // keep a real network's sum far inside i32.
+            sum = sum.wrapping_add(squared_activation(*x) * i32::from(*w));
         }
         self.scale_output(sum)
     }
@@ -340,8 +341,8 @@ impl Network {
     pub(crate) fn scale_output(&self, sum: i32) -> i32 {
         // In i64: a file's output bias is any i32, and `out · SCALE`
         // overflows i32 beyond ~131,000 cp; the search clamps far below.
-        let out = i64::from(sum / QA) + i64::from(self.out_bias);
-        (out * i64::from(SCALE) / i64::from(QA * QB)).clamp(-1_000_000, 1_000_000) as i32
+        let out = i64::from(sum) + i64::from(self.out_bias);
+        (out * i64::from(SCALE) / OUTPUT_SCALE).clamp(-1_000_000, 1_000_000) as i32
     }
 
     /// The network's evaluation of `pos` in centipawns from the side to
@@ -355,10 +356,12 @@ impl Network {
     }
 }
 
-/// The clipped, rounded activation of an accumulator value: `0..=QA`.
+/// The squared activation of an accumulator value, `clamp(x, 0, QFT)² /
+/// 4096` rounded: `0..=254`.
 #[inline(always)]
-pub fn activation(x: i16) -> i32 {
-    (i32::from(x).clamp(0, QFT) + (1 << (FT_SHIFT - 1))) >> FT_SHIFT
+pub fn squared_activation(x: i16) -> i32 {
+    let x = i32::from(x).clamp(0, QFT);
+    ((x * x >> 4) + 128) >> 8
 }
 
 /// A cursor over the file's bytes that reports truncation.
@@ -426,9 +429,9 @@ mod tests {
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&512u32.to_le_bytes());
         assert!(err(&wide).contains("hidden 512"), "{}", err(&wide));
-        let mut v2 = bytes;
-        v2[8] = 2;
-        assert!(err(&v2).contains("version 2"));
+        let mut v3 = bytes;
+        v3[8] = 3;
+        assert!(err(&v3).contains("version 3"));
     }
 
     #[test]
@@ -459,38 +462,41 @@ mod tests {
     }
 
     #[test]
-    fn activations_round_to_the_nearest_step_and_clip() {
+    fn squared_activations_round_to_the_nearest_step_and_clip() {
+        // x² / 4096, rounded: 0.5 steps fall at x = 45.25, 78.4, ...
         let cases = [
             (-5, 0),
             (0, 0),
-            (1, 0),
-            (2, 1),
-            (401, 100),
-            (402, 101),
-            (1018, 255),
-            (1020, 255),
-            (9000, 255),
+            (45, 0),
+            (46, 1),
+            (64, 1),
+            (510, 64),
+            (1000, 244),
+            (1019, 254),
+            (1020, 254),
+            (9000, 254),
         ];
-        for (x, v) in cases {
-            assert_eq!(activation(x), v, "activation({x})");
+        for (x, u) in cases {
+            assert_eq!(squared_activation(x), u, "squared_activation({x})");
         }
     }
 
     #[test]
     fn output_matches_the_formula_on_a_hand_made_case() {
-        let mut ft_weights = vec![0i16; INPUTS * HIDDEN];
-        ft_weights[0] = 0; // unused
+        let ft_weights = vec![0i16; INPUTS * HIDDEN];
         let mut ft_bias = vec![0i16; HIDDEN];
-        ft_bias[0] = 400; // v = 100 on both sides
-        ft_bias[1] = 1300; // clipped to 255
+        ft_bias[0] = 510; // activation 0.5: u = 64 on both sides
+        ft_bias[1] = 1300; // clipped to 1: u = 254
         let mut out_weights = vec![0i16; 2 * HIDDEN];
-        out_weights[0] = 64; // 1.0 for the side to move
-        out_weights[1] = -32; // -0.5
-        out_weights[HIDDEN] = 32; // 0.5 for the other side
+        out_weights[0] = 4096; // 1.0 for the side to move
+        out_weights[1] = -2048; // -0.5
+        out_weights[HIDDEN] = 2048; // 0.5 for the other side
         let net = Network::from_parts(ft_weights, ft_bias, out_weights, 0, "hand").unwrap();
         let pos = Position::startpos();
-        // sum = 100²·64 − 255²·32 + 100²·32 = 640000 − 2080800 + 320000 = −1120800
-        // out = −1120800 / 255 = −4395 (truncated); eval = −4395·400 / 16320 = −107
-        assert_eq!(net.evaluate(&pos), -107);
+        // sum = 64·4096 − 254·2048 + 64·2048 = −126976;
+        // eval = −126976·400 / 1040400 = −48.8, truncated to −48 (the
+        // float network: 0.25 − 0.5 + 0.125 = −0.125, −50 cp; u = 64
+        // stands for 63.5).
+        assert_eq!(net.evaluate(&pos), -48);
     }
 }

@@ -13,7 +13,7 @@
 //!
 //! [`Network::refresh`]: super::Network::refresh
 
-use super::network::{activation, Row, FT_SHIFT, HIDDEN, QFT};
+use super::network::{squared_activation, Row, HIDDEN, QFT};
 
 /// Whether the processor has AVX2 (answered from a cache after the first
 /// call).
@@ -110,28 +110,19 @@ dispatch!(
     )
 );
 
-/// `Σ v² · w` with `v = activation(x)` (`0..=QA`) over both
+/// `Σ u · w` with `u = squared_activation(x)` (`0..=254`) over both
 /// accumulators (side to move's first) and the two halves of the output
 /// weights, in i32 with wrapping: the sum of [`super::Network::output`].
-///
-/// `small_weights` says every weight lies in `-128..=128` (see
-/// [`super::Network`]), which the AVX2 copy needs.
 #[inline]
-pub(crate) fn screlu_dot(
-    us: &[i16; HIDDEN],
-    them: &[i16; HIDDEN],
-    weights: &[Row; 2],
-    small_weights: bool,
-) -> i32 {
+pub(crate) fn screlu_dot(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
-        if small_weights && has_avx2() {
+        if has_avx2() {
             // SAFETY: the processor supports AVX2, the only feature this
             // copy is compiled for (checked just above).
             return unsafe { screlu_dot_avx2(us, them, weights) };
         }
     }
-    let _ = small_weights;
     screlu_dot_generic(us, them, weights)
 }
 
@@ -144,22 +135,19 @@ pub(crate) fn screlu_dot_generic(
     let xs = us.iter().chain(them);
     let ws = weights[0].0.iter().chain(&weights[1].0);
     xs.zip(ws).fold(0i32, |sum, (x, w)| {
-        let v = activation(*x);
-        // |v² · w| ≤ 255² · 32768 < 2³¹: only the sum can wrap.
-        sum.wrapping_add(v * v * i32::from(*w))
+        // |u · w| ≤ 254 · 32768 < 2³¹: only the sum can wrap.
+        sum.wrapping_add(squared_activation(*x) * i32::from(*w))
     })
 }
 
-/// [`screlu_dot_generic`] with AVX2, 16 values at a time: the activation
-/// `v = (clamp(x, 0, QFT) + 2) >> 2` in i16 (at most 1022 before the
-/// shift), `v · w` in i16
-/// (exact, as |v · w| ≤ 255 · 128 = 32640 when the weights are small),
-/// then `_mm256_madd_epi16` with `v` multiplies by `v` again and adds
-/// neighbouring pairs into i32 lanes (each pair ≤ 2 · 255 · 32640, exact).
-/// The lanes and then their total add with wrapping, so the result equals
-/// the portable sum bit for bit.
-///
-/// The weights must all lie in `-128..=128`.
+/// [`screlu_dot_generic`] with AVX2, 16 values at a time: `x` clipped to
+/// `0..=QFT` (10 bits) and shifted left by 6 fits an unsigned 16-bit lane,
+/// so `_mm256_mulhi_epu16` of it with itself is `x² · 4096 / 65536 = x² / 16`
+/// exactly (floored, at most 65025); adding 128 (no carry out of 16 bits)
+/// and shifting right by 8 gives `u`; `_mm256_madd_epi16` then multiplies
+/// by the weights and adds neighbouring pairs into i32 lanes (each pair
+/// ≤ 2 · 254 · 32768, exact). The lanes and then their total add with
+/// wrapping, so the result equals the portable sum bit for bit.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2]) -> i32 {
@@ -167,7 +155,7 @@ fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2])
     const LANES: usize = 16;
     let zero = _mm256_setzero_si256();
     let qft = _mm256_set1_epi16(QFT as i16);
-    let half = _mm256_set1_epi16(1 << (FT_SHIFT - 1));
+    let half = _mm256_set1_epi16(128);
     let mut sum = _mm256_setzero_si256();
     for (acc, w) in [(us, &weights[0]), (them, &weights[1])] {
         for i in (0..HIDDEN).step_by(LANES) {
@@ -180,9 +168,10 @@ fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2])
                 )
             };
             let clipped = _mm256_min_epi16(_mm256_max_epi16(x, zero), qft);
-            let v = _mm256_srli_epi16::<{ FT_SHIFT as i32 }>(_mm256_add_epi16(clipped, half));
-            let vw = _mm256_mullo_epi16(v, w);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+            let scaled = _mm256_slli_epi16::<6>(clipped);
+            let x2_16 = _mm256_mulhi_epu16(scaled, scaled);
+            let u = _mm256_srli_epi16::<8>(_mm256_add_epi16(x2_16, half));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(u, w));
         }
     }
     let lanes: [i32; 8] = lanes_i32(sum);
@@ -227,7 +216,7 @@ mod tests {
             let us = random_values(&mut rng, lo, hi);
             let them = random_values(&mut rng, lo, hi);
             let want = screlu_dot_generic(&us, &them, &net.out_weights);
-            assert_eq!(screlu_dot(&us, &them, &net.out_weights, true), want);
+            assert_eq!(screlu_dot(&us, &them, &net.out_weights), want);
             #[cfg(target_arch = "x86_64")]
             if has_avx2() {
                 // SAFETY: AVX2 is present (checked just above).

@@ -1,7 +1,7 @@
 //! Helpers for the network's tests: a random network and random games.
 
 use super::features::INPUTS;
-use super::network::{Network, HIDDEN, QA, QB};
+use super::network::{Network, HIDDEN};
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -15,8 +15,9 @@ pub(crate) fn random_network(seed: u64) -> Network {
     let mut next = move |range: i32| (rng.next() % (2 * range as u64 + 1)) as i32 - range;
     let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(160) as i16).collect();
     let ft_bias = (0..HIDDEN).map(|_| next(400) as i16).collect();
-    let out_weights = (0..2 * HIDDEN).map(|_| next(127) as i16).collect();
-    let out_bias = next(QA * QB);
+    // Output weights as the trainer's ±1.98 clip allows at QB = 4096.
+    let out_weights = (0..2 * HIDDEN).map(|_| next(8110) as i16).collect();
+    let out_bias = next(1_000_000);
     Network::from_parts(
         ft_weights,
         ft_bias,

@@ -30,7 +30,7 @@ use checkpoint::Checkpoint;
 use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Color;
-use shuai_eval::nnue::{feature_index, Network, QA, QB, QFT, SCALE};
+use shuai_eval::nnue::{feature_index, Network, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -204,7 +204,7 @@ pub fn hand_written_loss(records: &[PackedPosition], lambda: f32) -> Result<f64,
 }
 
 /// The engine's integer network for `model`: weights rounded to the
-/// scales [`QFT`] and [`QB`] (the output bias to `QA · QB`; the float
+/// scales [`QFT`] and [`QB`] (the output bias to `OUTPUT_SCALE`; the float
 /// weights are clipped so they fit).
 pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
     let q16 = |xs: &[f32], scale: i32| -> Vec<i16> {
@@ -227,7 +227,9 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
         q16(&ft(&model.ft_weights), QFT),
         q16(&ft(&model.ft_bias), QFT),
         q16(&model.out_weights, QB),
-        (model.out_bias * (QA * QB) as f32).round() as i32,
+        (f64::from(model.out_bias) * OUTPUT_SCALE as f64)
+            .round()
+            .clamp(i32::MIN as f64, i32::MAX as f64) as i32,
         description,
     )
     .map_err(|e| e.to_string())
@@ -424,12 +426,10 @@ mod tests {
 
     #[test]
     fn quantised_network_agrees_with_the_float_model() {
-        // A random model evaluated both ways on real positions. Rounding
-        // the output weights to 1/64 is the main error: about 0.0045 per
-        // weight, times a squared activation of ~0.3, over 512 weights of
-        // random sign, is ~0.03 logits, ~12 cp; the feature weights'
-        // 1/255 add ~3 cp. A wrong scale or a swapped half would be off by
-        // far more.
+        // A random model evaluated both ways on real positions. The
+        // rounding left is the squared activation's (1/254 of its range)
+        // and the feature weights' (1/1020): a centipawn or two. A wrong
+        // scale or a swapped half would be off by far more.
         let model = Model::new(shuai_eval::nnue::HIDDEN, 3);
         let net = quantise(&model, "test").unwrap();
         let mut pos = Position::startpos();
@@ -444,6 +444,6 @@ mod tests {
         }
         let r = compare(&model, &net, &records, 1.0).unwrap();
         assert_eq!(r.positions, records.len());
-        assert!(r.mean_abs_cp < 15.0 && r.max_abs_cp < 40.0, "{r:?}");
+        assert!(r.mean_abs_cp < 3.0 && r.max_abs_cp < 10.0, "{r:?}");
     }
 }

@@ -11,8 +11,8 @@
 use shuai_eval::nnue::INPUTS;
 
 /// Largest absolute value of an output weight (as bullet and Stockfish
-/// trainers do): at ×64 it stays within 127, so the engine's
-/// `activation · weight` fits in `i16`.
+/// trainers do): at ×4096 it fits in `i16`, and the engine's sum of 512
+/// products with squared activations (≤ 254) stays inside `i32`.
 pub const OUTPUT_CLIP: f32 = 1.98;
 
 /// Largest absolute value of a feature weight or bias: at ×1020 a sum of
