@@ -361,7 +361,7 @@ impl Network {
 #[inline(always)]
 pub fn squared_activation(x: i16) -> i32 {
     let x = i32::from(x).clamp(0, QFT);
-    ((x * x >> 4) + 128) >> 8
+    (((x * x) >> 4) + 128) >> 8
 }
 
 /// A cursor over the file's bytes that reports truncation.
