@@ -405,6 +405,100 @@ mod tests {
         );
     }
 
+    /// Positions of a few pseudo-random games, with made-up scores and
+    /// results.
+    fn game_records(n: usize) -> Vec<PackedPosition> {
+        let mut rng = Rng::new(77);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::startpos();
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || out.len() == n {
+                    break;
+                }
+                let score = (rng.below(1200) as i16) - 600;
+                let outcome =
+                    [Outcome::BlackWins, Outcome::Draw, Outcome::RedWins][rng.below(3) as usize];
+                out.push(PackedPosition::pack(&pos, score, outcome).unwrap());
+                pos.make_move(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    fn tiny_config(epochs: u32, threads: usize) -> TrainConfig {
+        TrainConfig {
+            epochs,
+            batch: 64,
+            lr: 0.01,
+            lr_end: 0.001,
+            weight_decay: 0.01,
+            lambda: 0.75,
+            threads,
+            seed: 9,
+            mirror: true,
+            hidden: 8,
+            out_dir: PathBuf::new(),
+            command: String::new(),
+        }
+    }
+
+    fn run(
+        cfg: &TrainConfig,
+        state: Checkpoint,
+        data: &[PackedPosition],
+    ) -> (Checkpoint, Vec<f64>) {
+        let mut losses = Vec::new();
+        let end = train(cfg, state, data, &data[..50], &mut |r, _| {
+            losses.push(r.valid_loss);
+            Ok(())
+        })
+        .unwrap();
+        (end, losses)
+    }
+
+    #[test]
+    fn training_learns_is_deterministic_and_resumes_exactly() {
+        let data = game_records(300);
+        let cfg = tiny_config(4, 2);
+        let (a, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
+        let (b, _) = run(&cfg, start(&cfg, None).unwrap(), &data);
+        // (assert! rather than assert_eq!: a checkpoint prints as 1.3 M floats)
+        assert!(a == b, "same seed, data and threads: the same bits");
+        assert_eq!(a.epochs_done, 4);
+        assert_eq!(a.optimiser.step, 4 * 300u64.div_ceil(64));
+        assert!(losses[3] < losses[0], "the loss falls: {losses:?}");
+        // Interrupted after two epochs (the state saved through bytes, as
+        // `last.ckpt` is), then resumed: the same run.
+        let mut saved = None;
+        let interrupted = train(
+            &cfg,
+            start(&cfg, None).unwrap(),
+            &data,
+            &data[..50],
+            &mut |r, state| {
+                if r.epoch == 2 {
+                    saved = Some(Checkpoint::from_bytes(&state.to_bytes()).unwrap());
+                    return Err("interrupted".into());
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(interrupted.unwrap_err(), "interrupted");
+        let saved = saved.unwrap();
+        assert_eq!(saved.epochs_done, 2);
+        let (resumed, _) = run(&cfg, start(&cfg, Some(saved)).unwrap(), &data);
+        assert!(
+            resumed == a,
+            "a resumed run ends where an uninterrupted one does"
+        );
+        // Another thread count sums in another order: close, not equal.
+        let (one, _) = run(&tiny_config(4, 1), start(&cfg, None).unwrap(), &data);
+        let gap = one.model.out_bias - a.model.out_bias;
+        assert!(gap.abs() < 1e-3, "{gap}");
+    }
+
     #[test]
     fn quantising_applies_the_feature_clip() {
         // A checkpoint from before the ±0.97 clip may hold larger
