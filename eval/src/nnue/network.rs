@@ -80,6 +80,18 @@ pub const SCALE: i32 = 400;
 pub const FORMAT_VERSION: u32 = 2;
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"SHUAINNU";
+/// The header's architecture fields, in file order: inputs, hidden size,
+/// output buckets, QFT, the squared activation's divisor, QB, SCALE.
+const ARCHITECTURE: [u32; 7] = [
+    INPUTS as u32,
+    HIDDEN as u32,
+    1,
+    QFT as u32,
+    SQUARE_DIVISOR as u32,
+    QB as u32,
+    SCALE as u32,
+];
+
 /// Longest description accepted.
 pub const MAX_DESCRIPTION: usize = 4096;
 
@@ -215,16 +227,8 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
-        for v in [
-            FORMAT_VERSION,
-            INPUTS as u32,
-            HIDDEN as u32,
-            1,
-            QFT as u32,
-            SQUARE_DIVISOR as u32,
-            QB as u32,
-            SCALE as u32,
-        ] {
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        for v in ARCHITECTURE {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.hash.to_le_bytes());
@@ -253,16 +257,7 @@ impl Network {
         for h in header.iter_mut() {
             *h = r.u32()?;
         }
-        let want = [
-            INPUTS as u32,
-            HIDDEN as u32,
-            1,
-            QFT as u32,
-            SQUARE_DIVISOR as u32,
-            QB as u32,
-            SCALE as u32,
-        ];
-        if header != want {
+        if header != ARCHITECTURE {
             return Err(NetworkError(format!(
                 "network for inputs {}, hidden {}, buckets {}, QFT {}, square divisor {}, QB {}, scale {}; \
                  this build runs {}",
