@@ -73,13 +73,13 @@ pub enum Command {
         /// Search threads (the node total is only reproducible with 1).
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// Evaluate with the NNUE network (the embedded one unless
-        /// --evalfile names another) instead of the hand-written
-        /// evaluation; the node total is then another signature.
-        #[arg(long)]
-        nnue: bool,
-        /// A network file (as `shuai-tools train` writes it); implies
-        /// --nnue.
+        /// Evaluate with the hand-written evaluation instead of the
+        /// network (the engine's default); the node total is then
+        /// another signature.
+        #[arg(long, conflicts_with = "evalfile")]
+        hce: bool,
+        /// A network file (as `shuai-tools train` writes it) instead of
+        /// the embedded one.
         #[arg(long, value_name = "FILE")]
         evalfile: Option<String>,
     },
@@ -153,10 +153,10 @@ pub fn main() -> ExitCode {
         Some(Command::Bench {
             depth,
             threads,
-            nnue,
+            hce,
             evalfile,
         }) => {
-            let network = match (nnue || evalfile.is_some())
+            let network = match (!hce)
                 .then(|| EvalNetwork::load(evalfile.as_deref().unwrap_or("")))
                 .transpose()
             {

@@ -707,7 +707,13 @@ mod tests {
 
         let mut o = EngineOptions::default();
         let mut f = FrontSettings::default();
-        assert!(!o.use_nnue && o.active_network().is_none());
+        assert!(o.use_nnue, "the network is the default evaluation");
+        assert_eq!(
+            o.active_network().unwrap().hash(),
+            shuai_eval::nnue::default_network().hash()
+        );
+        let a = apply("Use NNUE", Some("false"), &mut o, &mut f, Dialect::Uci);
+        assert!(a.messages.is_empty() && o.active_network().is_none());
         let a = apply("EvalFile", Some(good), &mut o, &mut f, Dialect::Uci);
         assert!(a.messages.is_empty(), "{:?}", a.messages);
         assert_eq!(o.network.file, good);
