@@ -101,7 +101,7 @@ mod trace;
 mod weights;
 
 pub use score::{s, Score};
-pub use table::TableError;
+pub use table::{TableError, MAX_WEIGHT};
 pub use terms::{phase, Term, PHASE_MAX, PHASE_WEIGHTS};
 pub use trace::{features, trace_with, EvalFeatures, EvalTrace};
 pub use weights::{

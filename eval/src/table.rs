@@ -36,6 +36,12 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// The largest magnitude a table may give a parameter. The built-in
+/// weights stay below 1,500; a value beyond this is a typing error or a
+/// broken tuner run, and (summed over the board) could overflow the
+/// evaluation or read like a mate score.
+pub const MAX_WEIGHT: i32 = 10_000;
+
 impl Weights {
     /// The weights as a table: the `header` as `#` comment lines, then one
     /// `name value` line per parameter in [`Weights::names`] order.
@@ -55,7 +61,8 @@ impl Weights {
     /// Reads a table written by [`Weights::to_table`] (or by hand): blank
     /// lines and `#` comments are skipped, unlisted parameters keep their
     /// [`Weights::DEFAULT`] values. An unknown name, a value that is not an
-    /// integer or a name given twice is an error.
+    /// integer, a value beyond ±[`MAX_WEIGHT`] or a name given twice is an
+    /// error.
     pub fn from_table(text: &str) -> Result<Weights, TableError> {
         let index: HashMap<String, usize> = Weights::names()
             .into_iter()
@@ -83,9 +90,15 @@ impl Weights {
             if std::mem::replace(&mut seen[i], true) {
                 return Err(err(format!("{name} given twice")));
             }
-            params[i] = value
+            let v: i32 = value
                 .parse()
                 .map_err(|_| err(format!("bad value {value:?} for {name}")))?;
+            if v.abs() > MAX_WEIGHT {
+                return Err(err(format!(
+                    "value {v} for {name} is outside -{MAX_WEIGHT}..={MAX_WEIGHT}"
+                )));
+            }
+            params[i] = v;
         }
         Ok(Weights::from_vec(&params).expect("a full parameter vector"))
     }
@@ -123,6 +136,16 @@ mod tests {
             ("\nnonsense.mg 5\n", 2, "unknown parameter nonsense.mg"),
             ("tempo.mg x\n", 1, "bad value \"x\" for tempo.mg"),
             ("tempo.mg 1\ntempo.mg 2\n", 2, "tempo.mg given twice"),
+            (
+                "material.rook.mg 1000000\n",
+                1,
+                "value 1000000 for material.rook.mg is outside -10000..=10000",
+            ),
+            (
+                "tempo.eg -10001\n",
+                1,
+                "value -10001 for tempo.eg is outside -10000..=10000",
+            ),
         ];
         for (text, line, reason) in cases {
             let e = Weights::from_table(text).unwrap_err();

@@ -14,6 +14,15 @@ pub const RULE_WIN: i32 = 25_000;
 /// repetition verdict; they depend on the path and are never stored in the
 /// transposition table.
 pub const RULE_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
+/// Static evaluations (hand-written, from a weights file, or a network's)
+/// are clamped to this magnitude, far inside the bands of rule verdicts and
+/// mates: no evaluation, however odd its weights, can be read as either,
+/// and every one fits the table's 16-bit field.
+pub const EVAL_LIMIT: i32 = 10_000;
+/// A won (or, negated, lost) position whose mate the table remembers but
+/// which the natural-move limit may forbid: above every evaluation, below
+/// the band of rule verdicts, so it is neither a mate nor path dependent.
+pub const UNPROVEN_WIN: i32 = RULE_BOUND - 1;
 /// A value outside every real score.
 pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
@@ -69,6 +78,22 @@ pub const fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// A mate score read from the table at a node `ply` plies from the root,
+/// checked against the natural-move limit: a mate that needs more plies
+/// than the `plies_left` before the limit draws the game (when no capture
+/// on the way resets the count, which the table cannot know) becomes
+/// [`UNPROVEN_WIN`] for the same side. Other scores pass unchanged.
+#[inline]
+pub const fn limit_mate(score: i32, ply: usize, plies_left: u32) -> i32 {
+    if score >= MATE_BOUND && MATE - score - ply as i32 > plies_left as i32 {
+        UNPROVEN_WIN
+    } else if score <= -MATE_BOUND && MATE + score - ply as i32 > plies_left as i32 {
+        -UNPROVEN_WIN
+    } else {
+        score
+    }
+}
+
 /// A score as a GUI shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DisplayScore {
@@ -117,5 +142,17 @@ mod tests {
         );
         assert_eq!(DisplayScore::from_score(35), DisplayScore::Centipawns(35));
         assert!(is_rule_score(RULE_WIN - 3) && !is_mate(RULE_WIN));
+    }
+
+    #[test]
+    fn table_mates_beyond_the_natural_limit_are_only_wins() {
+        // Mate in 5 plies from a node at ply 2: fine with 5 plies left.
+        assert_eq!(limit_mate(mate_in(7), 2, 5), mate_in(7));
+        assert_eq!(limit_mate(mate_in(7), 2, 4), UNPROVEN_WIN);
+        assert_eq!(limit_mate(mated_in(6), 2, 4), mated_in(6));
+        assert_eq!(limit_mate(mated_in(6), 2, 3), -UNPROVEN_WIN);
+        assert_eq!(limit_mate(350, 2, 0), 350);
+        let win = UNPROVEN_WIN;
+        assert!(!is_mate(win) && !is_rule_score(win) && win > EVAL_LIMIT);
     }
 }

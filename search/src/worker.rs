@@ -5,16 +5,11 @@ use crate::history::{bonus, History, PieceTo};
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
 use crate::repetition;
 use crate::score::*;
-use crate::tt::Bound;
+use crate::tt::{Bound, Hit};
 use crate::{Info, Shared};
 use shuai_board::{GenKind, Move, MoveList, PieceKind, Position};
 use shuai_eval::nnue::{self, Accumulator, Change, Network};
 use std::sync::atomic::Ordering;
-
-/// The network's scores are clamped to this magnitude, far inside the band
-/// of evaluations: a network (random, or badly trained) must never produce
-/// a score the search would read as a rule verdict or a mate.
-const NETWORK_SCORE_LIMIT: i32 = 10_000;
 
 /// How the position at one ply differs from its parent's, for the
 /// network's accumulators.
@@ -171,10 +166,12 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of the node at `ply` (the current position):
-    /// the network's when the search has one, else the hand-written one.
+    /// the network's when the search has one, else the hand-written one;
+    /// clamped to [`EVAL_LIMIT`] so that no evaluation (a random network,
+    /// an absurd weights file) is read as a mate or a rule verdict.
     #[inline]
     fn evaluate(&mut self, ply: usize) -> i32 {
-        match self.shared.network {
+        let eval = match self.shared.network {
             None => shuai_eval::evaluate_with(&self.pos, self.shared.weights),
             Some(net) => {
                 if self.shared.full_refresh {
@@ -184,9 +181,24 @@ impl<'a> Worker<'a> {
                 }
                 let side = self.pos.side_to_move();
                 nnue::evaluate(net, &self.accs[ply].acc, side)
-                    .clamp(-NETWORK_SCORE_LIMIT, NETWORK_SCORE_LIMIT)
             }
-        }
+        };
+        eval.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The table's entry for the current position (the node at `ply`), its
+    /// mate scores checked against the natural-move limit: the entry may
+    /// come from the same placement reached with fewer plies on the clock.
+    #[inline]
+    fn probe(&self, ply: usize) -> Option<Hit> {
+        let plies_left = self
+            .shared
+            .natural_limit
+            .saturating_sub(u32::from(self.pos.halfmove_clock()));
+        self.shared.tt.probe(self.pos.key(), ply).map(|h| Hit {
+            score: limit_mate(h.score, ply, plies_left),
+            ..h
+        })
     }
 
     /// Brings the accumulators of the path up to `ply` up to date, from
@@ -329,9 +341,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches the root moves from `pv_index` on and sorts them by score.
+    /// When the search is stopped part-way, a move that has already beaten
+    /// the first one with a full-window search still takes the lead: it is
+    /// proven better at this depth, while the others are not searched yet.
     fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_index: usize) -> i32 {
         self.seldepth = 0;
         let mut best = -INFINITE;
+        // The move that last raised alpha after the first move.
+        let mut new_best: Option<usize> = None;
         let in_check = self.pos.in_check();
         self.frames[0] = Frame {
             in_check,
@@ -364,6 +381,9 @@ impl<'a> Worker<'a> {
             }
             self.pos.unmake_move();
             if self.stopped {
+                if let Some(j) = new_best {
+                    self.root_moves[pv_index..=j].rotate_right(1);
+                }
                 return best;
             }
             let rm_seldepth = self.seldepth;
@@ -381,6 +401,9 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    if i > pv_index {
+                        new_best = Some(i);
+                    }
                     if score >= beta {
                         break;
                     }
@@ -447,7 +470,7 @@ impl<'a> Worker<'a> {
         }
 
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key, ply);
+        let hit = self.probe(ply);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
             if !PV && h.depth >= depth {
@@ -683,7 +706,7 @@ impl<'a> Worker<'a> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key, ply);
+        let hit = self.probe(ply);
         if let Some(h) = hit {
             if !PV {
                 let cutoff = match h.bound {
@@ -809,5 +832,47 @@ impl<'a> Worker<'a> {
             return Some(DRAW);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Control, Limits, TimeManager, TranspositionTable};
+    use std::sync::atomic::AtomicU64;
+
+    /// A mate the table learned with few plies on the clock is only an
+    /// unproven win when the same placement comes back too close to the
+    /// natural-move limit for that mate.
+    #[test]
+    fn table_mates_respect_the_natural_limit() {
+        let tt = TranspositionTable::new(1);
+        let control = Control::new();
+        let limits = Limits::depth(1);
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            limits: &limits,
+            time: TimeManager::new(&limits, std::time::Instant::now()),
+            node_counts: vec![AtomicU64::new(0)],
+            natural_limit: 120,
+            reporter: &|_| {},
+            weights: &shuai_eval::Weights::DEFAULT,
+            network: None,
+            full_refresh: false,
+        };
+        let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
+        let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();
+        // Mate in 3 plies from this node, found at ply 2 of some search.
+        tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
+        for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
+            let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
+            let worker = Worker::new(0, &pos, &shared, Vec::new());
+            assert_eq!(
+                worker.probe(2).map(|h| h.score),
+                Some(expected),
+                "clock {clock}"
+            );
+        }
     }
 }

@@ -176,3 +176,70 @@ fn finds_mating_attacks_the_old_pruning_hid() {
         assert_eq!(r.score, mate_in(plies), "{game}: {fen}");
     }
 }
+
+/// When the search stops in the middle of an iteration, a root move that
+/// has already beaten the first one with a full-window search is played
+/// (and its score reported), not the first move. The cases are pinned to
+/// today's search tree (hand-written evaluation, one thread): a change of
+/// the bench signature may move them. To find new ones, print the best
+/// move for node limits of 1..60 K on the bench positions with and without
+/// the fix (the rotation at the `stopped` exit of `root_search`) and take
+/// limits where the two differ.
+#[test]
+fn interrupted_iteration_keeps_a_better_move() {
+    let cases = [
+        // (position, nodes in K, last completed depth, move, score)
+        (shuai_board::START_FEN, 42, 7, "b0c2", 55),
+        (shuai_board::START_FEN, 56, 7, "b0c2", 55),
+        (
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            2,
+            3,
+            "d2f2",
+            -179,
+        ),
+        (
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            7,
+            5,
+            "c1f1",
+            -337,
+        ),
+    ];
+    for (fen, k, depth, best, score) in cases {
+        let pos = Position::from_fen(fen).unwrap();
+        let r = Searcher::new(4).search(&pos, &Limits::nodes(k * 1024), &Control::new(), &|_| {});
+        let got = (r.depth, r.best_move.map(|m| m.to_string()), r.score);
+        assert_eq!(
+            got,
+            (depth, Some(best.to_string()), score),
+            "{fen} at {k} K nodes"
+        );
+        assert_eq!(r.pv.first().copied(), r.best_move, "{fen}");
+    }
+}
+
+/// Absurd evaluation weights (a rook worth a million) cannot produce a
+/// score the search reads as a mate or a repetition verdict.
+#[test]
+fn huge_weights_cannot_produce_a_mate_score() {
+    use shuai_eval::Weights;
+    use shuai_search::score::{is_mate, is_rule_score, EVAL_LIMIT};
+    let names = Weights::names();
+    let mut params = Weights::DEFAULT.to_vec();
+    for (i, name) in names.iter().enumerate() {
+        if name.starts_with("material.rook") {
+            params[i] = 1_000_000;
+        }
+    }
+    let weights = std::sync::Arc::new(Weights::from_vec(&params).unwrap());
+    // Red has an extra rook: the evaluation is far beyond any real score.
+    let pos =
+        Position::from_fen("1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+            .unwrap();
+    let mut s = Searcher::new(4);
+    s.set_weights(weights);
+    let r = s.search(&pos, &Limits::depth(4), &Control::new(), &|_| {});
+    assert!(!is_mate(r.score) && !is_rule_score(r.score), "{}", r.score);
+    assert!(r.score > 5000 && r.score <= EVAL_LIMIT, "{}", r.score);
+}
