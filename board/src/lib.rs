@@ -35,7 +35,7 @@ pub use fen::{legal_points, FenError, START_FEN};
 pub use iccs::{parse_iccs, MoveParseError};
 pub use movegen::GenKind;
 pub use moves::{Move, MoveList, MAX_MOVES};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_divide_until};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{KingShield, Position};
 pub use see::{see_value, SEE_VALUES};

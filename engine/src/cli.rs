@@ -227,9 +227,16 @@ pub fn main() -> ExitCode {
             };
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            match crate::perft::run(&mut pos, depth, &mut out).and_then(|_| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
+            let mut failure = None;
+            let never = std::sync::atomic::AtomicBool::new(false);
+            crate::perft::run(&mut pos, depth, &never, &mut |line| {
+                if failure.is_none() {
+                    failure = writeln!(out, "{line}").and_then(|_| out.flush()).err();
+                }
+            });
+            match failure {
+                None => ExitCode::SUCCESS,
+                Some(e) => {
                     eprintln!("shuai perft: {e}");
                     ExitCode::FAILURE
                 }

@@ -1,28 +1,41 @@
 //! Perft output in the Stockfish convention: one `<move>: <count>` line per
 //! root move, a blank line, then `Nodes searched: <N>`.
 
-use shuai_board::{perft_divide, Position};
-use std::io::{self, Write};
+use shuai_board::{perft_divide_until, Position};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// Runs perft to `depth` on `pos` and writes the per-move split and total to
-/// `out`. Returns the total; timing goes to the log, not to `out`.
-pub fn run(pos: &mut Position, depth: u32, out: &mut impl Write) -> io::Result<u64> {
+/// Runs perft to `depth` on `pos`, handing `emit` each root move's line as
+/// soon as it is counted, then a blank line and the total. When `stop` is
+/// set (from another thread) it gives up soon after, emits nothing more
+/// and returns `None`; otherwise it returns the total. Timing goes to the
+/// log, not to `emit`.
+pub fn run(
+    pos: &mut Position,
+    depth: u32,
+    stop: &AtomicBool,
+    emit: &mut dyn FnMut(&str),
+) -> Option<u64> {
     let start = Instant::now();
-    let split = perft_divide(pos, depth);
     let mut total = 0;
-    for (m, n) in &split {
-        writeln!(out, "{m}: {n}")?;
+    let finished = perft_divide_until(pos, depth, stop, |m, n| {
+        emit(&format!("{m}: {n}"));
         total += n;
+    });
+    if !finished {
+        log::info!(
+            "perft {depth} stopped after {:.3} s",
+            start.elapsed().as_secs_f64()
+        );
+        return None;
     }
     let total = if depth == 0 { 1 } else { total };
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
-    out.flush()?;
+    emit("");
+    emit(&format!("Nodes searched: {total}"));
     let secs = start.elapsed().as_secs_f64();
     log::info!(
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} Mnps)",
         total as f64 / secs.max(1e-9) / 1e6
     );
-    Ok(total)
+    Some(total)
 }

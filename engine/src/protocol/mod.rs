@@ -8,6 +8,8 @@
 //! search runs on its own thread and prints its `info` lines and its one
 //! `bestmove` itself; it then tells the controller it is done. So `stop`,
 //! `isready`, `ponderhit`, `probe` and `quit` are served during a search;
+//! `go perft` runs the same way on a thread of its own (its lines appear as
+//! each root move is counted; `stop` ends it without a total);
 //! `go` during a search stops it first (one `bestmove` per `go`); other
 //! commands (`position`, `setoption`, `banmoves`, …) wait in a queue until
 //! the search ends. In UCCI batch mode every line waits, except that an
@@ -34,6 +36,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 /// Engine name announced to GUIs.
 pub const ENGINE_NAME: &str = concat!("Shuai ", env!("CARGO_PKG_VERSION"));
@@ -87,6 +90,18 @@ enum Msg {
     Eof,
     /// The search with this id has printed its best move.
     SearchDone(u64),
+    /// The perft with this id has printed its last line.
+    PerftDone(u64),
+}
+
+/// A `go perft` counting on its own thread.
+struct PerftJob {
+    id: u64,
+    handle: JoinHandle<()>,
+    /// Set to make it give up.
+    stop: Arc<AtomicBool>,
+    /// Set when it has printed its last line.
+    done: Arc<AtomicBool>,
 }
 
 /// Prints a search's reports in the dialect of the `go` that started it.
@@ -177,6 +192,7 @@ struct Controller {
     front: FrontSettings,
     queue: VecDeque<String>,
     search_id: u64,
+    perft: Option<PerftJob>,
 }
 
 impl Controller {
@@ -190,6 +206,7 @@ impl Controller {
             front: FrontSettings::default(),
             queue: VecDeque::new(),
             search_id: 0,
+            perft: None,
         }
     }
 
@@ -221,9 +238,23 @@ impl Controller {
                 }
                 self.on_line(&line)
             }
-            Msg::Eof => self.on_line("quit"),
+            Msg::Eof => {
+                // A script that pipes `go perft N` in gets the whole count
+                // (a search, though, is stopped as by `quit`).
+                if self.perft.is_some() && self.finish_search() == Flow::Quit {
+                    return Flow::Quit;
+                }
+                self.on_line("quit")
+            }
             Msg::SearchDone(id) => {
                 if id == self.search_id && self.engine.has_decided() {
+                    self.finish_search()
+                } else {
+                    Flow::Continue
+                }
+            }
+            Msg::PerftDone(id) => {
+                if self.perft.as_ref().is_some_and(|p| p.id == id) {
                     self.finish_search()
                 } else {
                     Flow::Continue
@@ -232,9 +263,34 @@ impl Controller {
         }
     }
 
-    /// Collects the ended search and runs the commands that waited for it.
+    /// Whether a search or a perft was started and not yet collected.
+    fn is_busy(&self) -> bool {
+        self.engine.has_search() || self.perft.is_some()
+    }
+
+    /// Whether the running search or perft has finished and waits to be
+    /// collected.
+    fn has_finished(&self) -> bool {
+        self.engine.has_decided()
+            || self
+                .perft
+                .as_ref()
+                .is_some_and(|p| p.done.load(Ordering::SeqCst))
+    }
+
+    /// Asks the running search or perft to stop.
+    fn stop(&self) {
+        self.engine.stop();
+        if let Some(p) = &self.perft {
+            p.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Collects the ended search (or perft) and runs the commands that
+    /// waited for it.
     fn finish_search(&mut self) -> Flow {
         self.engine.wait();
+        self.finish_perft_only();
         let pending = std::mem::take(&mut self.queue);
         for line in pending {
             if self.on_line(&line) == Flow::Quit {
@@ -252,7 +308,7 @@ impl Controller {
         let cmd = first.to_ascii_lowercase();
         // A search that has decided is collected first, so that its
         // bestmove line comes before anything this line prints.
-        if self.engine.has_decided() && self.finish_search() == Flow::Quit {
+        if self.has_finished() && self.finish_search() == Flow::Quit {
             return Flow::Quit;
         }
         // Dispatch on whether a search is still to be collected, not on
@@ -261,7 +317,7 @@ impl Controller {
         // be taken for idle (a `quit` would print `bye` before its
         // `bestmove`, a UCCI `stop` a `nobestmove` besides it). Only this
         // thread collects searches, so this cannot change under us.
-        if self.engine.has_search() {
+        if self.is_busy() {
             self.on_busy_line(&cmd, &tokens, line)
         } else {
             self.on_idle_line(&cmd, &tokens, line)
@@ -271,13 +327,14 @@ impl Controller {
     /// A line while a search runs.
     fn on_busy_line(&mut self, cmd: &str, tokens: &[&str], line: &str) -> Flow {
         let batch = self.dialect == Dialect::Ucci && self.front.batch;
-        if batch && !self.engine.is_waiting_for_stop() {
+        // A perft, like an infinite search, obeys `stop` even in batch mode.
+        if batch && !self.engine.is_waiting_for_stop() && self.perft.is_none() {
             self.queue.push_back(line.to_string());
             return Flow::Continue;
         }
         match cmd {
             "isready" => self.out.line("readyok"),
-            "stop" => self.engine.stop(),
+            "stop" => self.stop(),
             "ponderhit" => {
                 let draw = tokens
                     .get(1)
@@ -288,7 +345,7 @@ impl Controller {
             "quit" => return self.quit(),
             "go" if !batch => {
                 // An implicit stop: the running search answers first.
-                self.engine.stop();
+                self.stop();
                 if self.finish_search() == Flow::Quit {
                     return Flow::Quit;
                 }
@@ -383,8 +440,53 @@ impl Controller {
     /// collected first, so its `bestmove` (printed and flushed by the
     /// search thread before it ends) is out before `bye` and before the
     /// process exits, whichever path led here.
+    /// Waits for the perft (if any) to end, without running the queue.
+    fn finish_perft_only(&mut self) {
+        if let Some(p) = self.perft.take() {
+            if p.handle.join().is_err() {
+                log::error!("the perft thread failed");
+            }
+        }
+    }
+
+    /// Starts `go perft depth` on a thread of its own.
+    fn start_perft(&mut self, depth: u32) {
+        self.search_id += 1;
+        let id = self.search_id;
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let mut pos = self.engine.position().clone();
+        let (out, tx, fmt) = (self.out.clone(), self.tx.clone(), self.fmt());
+        let thread = {
+            let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+            move || {
+                let total = crate::perft::run(&mut pos, depth, &stop, &mut |l| out.line(l));
+                if total.is_none() {
+                    out.line(&fmt.message(&format!("perft {depth} stopped; no total")));
+                }
+                done.store(true, Ordering::SeqCst);
+                let _ = tx.send(Msg::PerftDone(id));
+            }
+        };
+        match std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(thread)
+        {
+            Ok(handle) => {
+                self.perft = Some(PerftJob {
+                    id,
+                    handle,
+                    stop,
+                    done,
+                })
+            }
+            Err(e) => self.message(&format!("cannot start perft: {e}")),
+        }
+    }
+
     fn quit(&mut self) -> Flow {
-        self.engine.stop();
+        self.stop();
+        self.finish_perft_only();
         self.engine.wait();
         if self.dialect == Dialect::Ucci {
             self.out.line("bye");
@@ -452,15 +554,7 @@ impl Controller {
         }
         match command {
             GoCommand::Perft(u32::MAX) => {}
-            GoCommand::Perft(depth) => {
-                let mut pos = self.engine.position().clone();
-                let mut buf = Vec::new();
-                if crate::perft::run(&mut pos, depth, &mut buf).is_ok() {
-                    for l in String::from_utf8_lossy(&buf).lines() {
-                        self.out.line(l);
-                    }
-                }
-            }
+            GoCommand::Perft(depth) => self.start_perft(depth),
             GoCommand::Search(params) => {
                 if self.front.debug {
                     self.message(&format!("go: {params:?}"));
@@ -593,6 +687,32 @@ mod tests {
             out[out.len() - 2],
             "info message move 3 of the list: 'e2e9' is not a legal move in this position; position set up to the move before it"
         );
+    }
+
+    #[test]
+    fn perft_answers_isready_and_stops_without_a_total() {
+        // Perft 7 from the start takes minutes: the answers must come
+        // while it counts, and the stopped count must not look finished.
+        for (input, stopped_by) in [
+            ("ucci\ngo perft 7\nisready\nstop\n", "stop"),
+            ("uci\ngo perft 7\nisready\nquit\n", "quit"),
+        ] {
+            let out = talk(input);
+            assert!(
+                out.contains(&"readyok".to_string()),
+                "{stopped_by}: {out:?}"
+            );
+            let message = if input.starts_with("ucci") {
+                "info message perft 7 stopped; no total"
+            } else {
+                "info string perft 7 stopped; no total"
+            };
+            assert!(out.contains(&message.to_string()), "{stopped_by}: {out:?}");
+            assert!(
+                !out.iter().any(|l| l.starts_with("Nodes searched")),
+                "{out:?}"
+            );
+        }
     }
 
     #[test]
