@@ -1112,6 +1112,35 @@ mod tests {
         assert!(*sink.infos.lock().unwrap() > 0);
     }
 
+    /// A search after a new game repeats the node count of the same search
+    /// in a fresh engine, whatever was searched before (Pikafish's
+    /// "reprosearch" check): nothing learned survives `ucinewgame`.
+    #[test]
+    fn search_after_new_game_repeats_its_node_count() {
+        let game = |moves: &str| {
+            let mut pos = Position::startpos();
+            for m in moves.split_whitespace() {
+                let m = pos.parse_move(m).unwrap();
+                pos.make_move(m);
+            }
+            pos
+        };
+        let search = |e: &mut Engine, pos: Position| {
+            e.set_position(pos);
+            e.go(depth(7), Arc::new(Sink::default()));
+            e.wait().unwrap().nodes
+        };
+        let target = game("h2e2 h9g7 h0g2 i9h9");
+        let fresh = search(&mut Engine::new(), target.clone());
+        let mut e = Engine::new();
+        search(&mut e, game("b2e2 b9c7"));
+        search(&mut e, target.clone());
+        e.new_game();
+        assert_eq!(search(&mut e, target.clone()), fresh);
+        // Without the new game the table would change the count.
+        assert_ne!(search(&mut e, target), fresh);
+    }
+
     /// A listener whose `best_move` takes its time (a slow pipe).
     #[derive(Default)]
     struct SlowSink {
