@@ -31,6 +31,7 @@ pub use score::DisplayScore;
 pub use time::TimeManager;
 pub use tt::{Bound, TranspositionTable};
 
+use history::History;
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::{Move, Position};
 use shuai_eval::nnue::Network;
@@ -197,11 +198,14 @@ impl Shared<'_> {
     }
 }
 
-/// The search engine: the table and the thread count survive between
-/// searches.
+/// The search engine: the table, the thread count and each thread's
+/// move-ordering memory survive between searches (a game's moves teach
+/// the next move's search); [`Searcher::clear`] forgets them.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
+    /// Each thread's move-ordering tables, by thread id.
+    histories: Vec<History>,
     natural_limit: u32,
     weights: Arc<Weights>,
     network: Option<Arc<Network>>,
@@ -214,6 +218,7 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: 1,
+            histories: Vec::new(),
             natural_limit: DEFAULT_NATURAL_LIMIT,
             weights: Arc::new(Weights::DEFAULT),
             network: None,
@@ -266,8 +271,10 @@ impl Searcher {
         self.natural_limit = plies.max(1);
     }
 
-    /// Forgets everything learned (new game).
+    /// Forgets everything learned (new game): the table and the threads'
+    /// move-ordering memory.
     pub fn clear(&mut self) {
+        self.histories.clear();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
             // Someone still holds the old table: start a fresh one.
@@ -335,16 +342,24 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
         let multipv = limits.multipv.max(1);
+        self.histories.truncate(self.threads);
+        while self.histories.len() < self.threads {
+            self.histories.push(History::default());
+        }
+        let (main_history, helper_histories) = self
+            .histories
+            .split_first_mut()
+            .expect("at least one thread");
         let (best, ponder, score, depth, pv) = std::thread::scope(|scope| {
-            for id in 1..self.threads {
+            for (i, history) in helper_histories.iter_mut().enumerate() {
                 let shared = &shared;
                 let root_moves = root_moves.clone();
                 scope.spawn(move || {
-                    let mut w = Worker::new(id, pos, shared, root_moves);
+                    let mut w = Worker::new(i + 1, pos, shared, history, root_moves);
                     w.iterate(max_depth, 1, &mut |_| {});
                 });
             }
-            let mut main = Worker::new(0, pos, &shared, root_moves);
+            let mut main = Worker::new(0, pos, &shared, main_history, root_moves);
             let mut report = |info: &Info| reporter(&Event::Iteration(info.clone()));
             main.iterate(max_depth, multipv, &mut report);
             // Analysis and pondering wait for the GUI's word.

@@ -79,7 +79,8 @@ pub(crate) struct Worker<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     frames: Vec<Frame>,
-    history: Box<History>,
+    /// The thread's move-ordering memory, kept from search to search.
+    history: &'a mut History,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[u8; 64]>,
     /// Ply count of the position at the root.
@@ -99,6 +100,7 @@ impl<'a> Worker<'a> {
         id: usize,
         pos: &Position,
         shared: &'a Shared<'a>,
+        history: &'a mut History,
         root_moves: Vec<Move>,
     ) -> Worker<'a> {
         Worker {
@@ -108,7 +110,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             frames: vec![Frame::default(); MAX_PLY + 4],
-            history: Box::new(History::new()),
+            history,
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -867,7 +869,8 @@ mod tests {
         tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
         for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
             let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
-            let worker = Worker::new(0, &pos, &shared, Vec::new());
+            let mut history = History::new();
+            let worker = Worker::new(0, &pos, &shared, &mut history, Vec::new());
             assert_eq!(
                 worker.probe(2).map(|h| h.score),
                 Some(expected),
