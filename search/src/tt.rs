@@ -28,6 +28,19 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a search result `best` says, given the window it was searched
+    /// with: at least `best` when it reached `beta`, exactly `best` when it
+    /// rose above `alpha`, at most `best` otherwise.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn to_bits(self) -> u64 {
         match self {
             Bound::Lower => 1,
@@ -59,6 +72,19 @@ pub struct Hit {
     pub depth: i32,
     /// What the score means.
     pub bound: Bound,
+}
+
+impl Hit {
+    /// Whether the stored score settles a search with the window
+    /// (`alpha`, `beta`) by itself (when deep enough).
+    #[inline]
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + age 6.

@@ -443,6 +443,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        // Step 1. Leaves go to quiescence; a stopped search unwinds.
         self.pv[ply].clear();
         if depth <= 0 {
             return self.quiescence::<PV>(alpha, beta, ply);
@@ -454,7 +455,7 @@ impl<'a> Worker<'a> {
         let shield = self.pos.king_shield();
         let in_check = shield.in_check();
 
-        // Draws and rule verdicts that depend on the path.
+        // Step 2. Draws and rule verdicts that depend on the path.
         if let Some(score) = repetition::score(&self.pos, self.root_ply, ply) {
             return score;
         }
@@ -464,29 +465,24 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
-        // Mate distance pruning.
+        // Step 3. Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
 
+        // Step 4. The table: its move first, its score if deep enough.
         let key = self.pos.key();
         let hit = self.probe(ply);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
-            if !PV && h.depth >= depth {
-                let cutoff = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cutoff {
-                    return h.score;
-                }
+            if !PV && h.depth >= depth && h.cuts_off(alpha, beta) {
+                return h.score;
             }
         }
 
+        // Step 5. Static evaluation (the table's when it has one).
         let eval = if in_check {
             -INFINITE
         } else if let Some(h) = hit {
@@ -499,6 +495,7 @@ impl<'a> Worker<'a> {
         self.frames[ply + 1].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
 
+        // Step 6. Null move.
         if !PV && !in_check {
             // No reverse futility pruning: in Xiangqi a side far ahead in
             // material is often the one about to be mated, and returning the
@@ -528,12 +525,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        // Internal iterative reduction: without a table move this node was
-        // not searched before, so search it shallower first.
+        // Step 7. Internal iterative reduction: without a table move this
+        // node was not searched before, so search it shallower first.
         if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
             depth -= 1;
         }
 
+        // Step 8. Moves, ordered.
         let mut picker = MovePicker::new();
         self.pos
             .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
@@ -563,7 +561,9 @@ impl<'a> Worker<'a> {
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;
-            // Shallow pruning of moves unlikely to matter.
+            // Step 9. Shallow pruning of moves unlikely to matter: late
+            // quiet moves, futile quiet moves, quiet moves with a bad
+            // history, losing captures.
             if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet && !gives_check {
                     let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
@@ -594,6 +594,8 @@ impl<'a> Worker<'a> {
             }
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
             self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
+            // Step 10. Check extension, then the search of the move:
+            // principal variation search with late-move reductions.
             let extension =
                 i32::from(gives_check && ply < 2 * self.completed_depth.max(4) as usize);
             let new_depth = depth - 1 + extension;
@@ -627,16 +629,14 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
+            // Step 11. A new best move; a cut-off rewards quiet moves.
             if score > best {
                 best = score;
                 if score > alpha {
                     best_move = Some(m);
                     alpha = score;
                     if PV {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(m);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         if quiet {
@@ -651,13 +651,8 @@ impl<'a> Worker<'a> {
             }
         }
         debug_assert!(searched > 0, "the first move is never pruned");
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        // Step 12. The result into the table.
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             ply,
@@ -668,6 +663,14 @@ impl<'a> Worker<'a> {
             bound,
         );
         best
+    }
+
+    /// The principal variation at `ply`: `m`, then the child's.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &MoveList) {
@@ -710,15 +713,8 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let hit = self.probe(ply);
         if let Some(h) = hit {
-            if !PV {
-                let cutoff = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cutoff && h.depth >= 0 {
-                    return h.score;
-                }
+            if !PV && h.depth >= 0 && h.cuts_off(alpha, beta) {
+                return h.score;
             }
         }
         let mut best;
@@ -775,10 +771,7 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     best_move = Some(m);
                     if PV {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(m);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         break;
@@ -786,13 +779,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         if !in_check || best > -MATE_BOUND {
             self.shared.tt.store(
                 key,
