@@ -20,6 +20,7 @@ pub mod bench;
 mod history;
 mod limits;
 mod ordering;
+pub mod params;
 mod repetition;
 pub mod score;
 mod time;
@@ -190,7 +191,7 @@ impl Shared<'_> {
         // Stretch the budget when the score fell since the last iteration.
         let drop = (best.previous_score - best.score).clamp(0, 200);
         let scale = if best.previous_score > -score::INFINITE {
-            1.0 + f64::from(drop) / 150.0
+            1.0 + f64::from(drop) / f64::from(params::tm_score_drop_div())
         } else {
             1.0
         };

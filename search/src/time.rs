@@ -3,6 +3,7 @@
 //! checked during the search, never beyond the clock.
 
 use crate::limits::{Clock, Limits};
+use crate::params;
 use std::time::{Duration, Instant};
 
 /// When to stop thinking.
@@ -63,7 +64,7 @@ impl TimeManager {
                 let budget = soft.mul_f64(scale.clamp(0.3, 3.0)).min(hard);
                 // An iteration usually costs more than all before it, so
                 // do not start one past half the budget.
-                self.elapsed() < budget.mul_f64(0.6)
+                self.elapsed() < budget.mul_f64(f64::from(params::tm_iteration_cutoff()) / 100.0)
             }
             _ => true,
         }
@@ -79,17 +80,22 @@ impl TimeManager {
 /// Soft and hard budgets for one move.
 fn budgets(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
     let remaining = clock.remaining.saturating_sub(overhead);
-    let moves = f64::from(clock.moves_to_go.unwrap_or(30).clamp(1, 50));
+    let horizon = params::tm_moves_horizon();
+    let moves = f64::from(clock.moves_to_go.unwrap_or(horizon as u32).clamp(1, 50));
     let inc = clock.increment;
     // Share the clock over the moves to come, plus most of the increment.
-    let base = remaining.div_f64(moves.min(30.0) + 2.0) + inc.mul_f64(0.75);
+    let base = remaining.div_f64(moves.min(f64::from(horizon)) + 2.0)
+        + inc.mul_f64(f64::from(params::tm_increment_share()) / 100.0);
     let cap = if clock.moves_to_go == Some(1) {
         remaining.mul_f64(0.9)
     } else {
         remaining.mul_f64(0.4)
     };
     let soft = base.min(cap);
-    let hard = (soft * 4).min(cap).max(soft);
+    let hard = soft
+        .mul_f64(f64::from(params::tm_hard_ratio()) / 100.0)
+        .min(cap)
+        .max(soft);
     let floor = Duration::from_millis(1);
     (soft.max(floor), hard.max(floor))
 }

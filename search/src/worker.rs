@@ -3,6 +3,7 @@
 
 use crate::history::{bonus, History, PieceTo};
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
+use crate::params;
 use crate::repetition;
 use crate::score::*;
 use crate::tt::{Bound, Hit};
@@ -58,12 +59,14 @@ pub(crate) struct RootMove {
 
 /// Late-move reduction table, indexed by depth and move number.
 fn reductions() -> Vec<[u8; 64]> {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
     (0..64)
         .map(|d| {
             let mut row = [0u8; 64];
             for (n, r) in row.iter_mut().enumerate() {
                 if d > 0 && n > 0 {
-                    *r = (0.8 + (d as f64).ln() * (n as f64).ln() / 2.2) as u8;
+                    *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as u8;
                 }
             }
             row
@@ -226,7 +229,7 @@ impl<'a> Worker<'a> {
     /// How unsettled the best move is: 1.0 when it has not changed lately,
     /// up to about 2.5 when it keeps changing.
     pub fn instability(&self) -> f64 {
-        1.0 + self.best_move_changes.min(3.0) * 0.5
+        1.0 + self.best_move_changes.min(3.0) * f64::from(params::tm_instability()) / 100.0
     }
 
     /// Counts a node and, every 1024 nodes, publishes the count and checks
@@ -315,7 +318,7 @@ impl<'a> Worker<'a> {
     /// Aspiration windows around the previous score of this line.
     fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let prev = self.root_moves[pv_index].previous_score;
-        let mut delta = 20 + prev.abs() / 16;
+        let mut delta = params::asp_delta() + prev.abs() / params::asp_score_div();
         let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -334,7 +337,7 @@ impl<'a> Worker<'a> {
             } else {
                 return;
             }
-            delta += delta / 2 + 10;
+            delta += delta / 2 + params::asp_growth();
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;
@@ -504,14 +507,14 @@ impl<'a> Worker<'a> {
             // announced against it (depth 10, same node count), and won
             // self-play by +52 ± 39 Elo together with the two changes below.
             // Null move: if passing still beats beta, a real move will.
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && self.has_attacking_material()
                 && self.frames[ply.saturating_sub(1)].played.is_some()
             {
                 // A gentle reduction: the pass must not hide a mate threat
                 // a few plies deep.
-                let r = 2 + depth / 4;
+                let r = params::nmp_base() + depth / params::nmp_depth_div();
                 self.frames[ply].played = None;
                 self.make_null_move(ply);
                 self.visit();
@@ -527,7 +530,7 @@ impl<'a> Worker<'a> {
         }
         // Step 7. Internal iterative reduction: without a table move this
         // node was not searched before, so search it shallower first.
-        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -566,26 +569,30 @@ impl<'a> Worker<'a> {
             // history, losing captures.
             if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet && !gives_check {
-                    let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-                    if depth <= 6 && searched as i32 >= lmp_limit {
+                    let lmp_limit =
+                        (params::lmp_base() + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= params::lmp_max_depth() && searched as i32 >= lmp_limit {
                         continue;
                     }
-                    if depth <= 6 && eval + 120 + 100 * depth <= alpha {
+                    if depth <= params::futility_max_depth()
+                        && eval + params::futility_base() + params::futility_per_depth() * depth
+                            <= alpha
+                    {
                         continue;
                     }
-                    if depth <= 4
+                    if depth <= params::history_prune_depth()
                         && self
                             .history
                             .quiet_scorer(side, prevs)
                             .score(self.pos.piece_at(m.from()).expect("move has a piece"), m)
-                            < -3000 * depth
+                            < -params::history_prune_margin() * depth
                     {
                         continue;
                     }
                 } else if capture
                     && !gives_check
-                    && depth <= 6
-                    && !good_capture(&self.pos, m, -80 * depth)
+                    && depth <= params::see_prune_max_depth()
+                    && !good_capture(&self.pos, m, -params::see_prune_margin() * depth)
                 {
                     // A losing capture with check is often the sacrifice
                     // that opens the palace: never pruned.
@@ -751,7 +758,8 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| shuai_board::see_value(p.kind()));
-                if eval + victim + 150 <= alpha && !self.pos.gives_check(m) {
+                if eval + victim + params::qs_futility_margin() <= alpha && !self.pos.gives_check(m)
+                {
                     continue;
                 }
                 if !good_capture(&self.pos, m, 0) {

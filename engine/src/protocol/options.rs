@@ -297,6 +297,30 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
         ],
     }
+    .into_iter()
+    .chain(tuning_options(dialect))
+    .collect()
+}
+
+/// In a build with the `tune` feature, every search constant of
+/// [`shuai_search::params`] as a spin option (none otherwise).
+fn tuning_options(dialect: Dialect) -> Vec<String> {
+    if !shuai_search::params::TUNABLE {
+        return Vec::new();
+    }
+    shuai_search::params::PARAMS
+        .iter()
+        .map(|p| match dialect {
+            Dialect::Ucci => format!(
+                "option {} type spin min {} max {} default {}",
+                p.name, p.min, p.max, p.default
+            ),
+            Dialect::Uci => format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            ),
+        })
+        .collect()
 }
 
 /// The text after the first `n` whitespace-separated words of `line`,
@@ -372,6 +396,17 @@ pub fn apply(
 ) -> Applied {
     let mut out = Applied::default();
     let Some(key) = lookup(name) else {
+        if shuai_search::params::TUNABLE && shuai_search::params::find(name).is_some() {
+            let text = value.unwrap_or("").trim();
+            let set = parse_int(text)
+                .and_then(|v| i32::try_from(v).ok())
+                .ok_or_else(|| format!("setoption {name}: expected an integer, got '{text}'"))
+                .and_then(|v| shuai_search::params::set(name, v));
+            if let Err(e) = set {
+                out.messages.push(format!("{e}; value unchanged"));
+            }
+            return out;
+        }
         if name.is_empty() {
             out.messages
                 .push("setoption needs an option name".to_string());

@@ -1,0 +1,196 @@
+//! The search's own constants in one table: each with its value, the range
+//! a tuner may move it in, and the step a tuner perturbs it by.
+//!
+//! Each constant is read through a function of its name
+//! (`params::futility_base()`). In a normal build the function returns the
+//! constant, so the compiler folds it like a literal. Built with the cargo
+//! feature `tune` (`cargo build --release --features tune`), the values live
+//! in atomics that [`set`] changes at run time, and the engine offers every
+//! row as a UCI/UCCI spin option, which is how `shuai-tools spsa` plays
+//! matches between perturbed settings.
+//!
+//! Fractions are stored in hundredths (`lmr_base` 80 means 0.80) so every
+//! row is an integer with an integer step.
+
+/// One tunable constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its name (also the option name in a `tune` build).
+    pub name: &'static str,
+    /// The value the search uses (in a `tune` build: until [`set`]).
+    pub default: i32,
+    /// Smallest value a tuner may try.
+    pub min: i32,
+    /// Largest value a tuner may try.
+    pub max: i32,
+    /// The perturbation a tuner starts with (SPSA's `c`), in value units.
+    pub step: i32,
+    /// What it controls.
+    pub doc: &'static str,
+}
+
+macro_rules! params {
+    ($($name:ident = $value:literal, $min:literal..=$max:literal, step $step:literal: $doc:literal;)*) => {
+        /// Every tunable constant of the search, in one place.
+        pub const PARAMS: &[Param] = &[
+            $(Param {
+                name: stringify!($name),
+                default: $value,
+                min: $min,
+                max: $max,
+                step: $step,
+                doc: $doc,
+            },)*
+        ];
+
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(usize)]
+        enum Id {
+            $($name,)*
+        }
+
+        #[cfg(feature = "tune")]
+        static VALUES: [std::sync::atomic::AtomicI32; PARAMS.len()] =
+            [$(std::sync::atomic::AtomicI32::new($value),)*];
+
+        $(
+            #[doc = $doc]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                #[cfg(feature = "tune")]
+                {
+                    VALUES[Id::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
+                }
+                #[cfg(not(feature = "tune"))]
+                {
+                    let _ = Id::$name;
+                    $value
+                }
+            }
+        )*
+    };
+}
+
+params! {
+    asp_delta = 20, 5..=80, step 4: "Aspiration window: half-width at a score of 0";
+    asp_score_div = 16, 4..=64, step 4: "Aspiration window: widened by |score| / this";
+    asp_growth = 10, 0..=60, step 4: "Aspiration window: added to the half-width after each failure (besides half of it)";
+    nmp_min_depth = 3, 2..=6, step 1: "Null move: smallest depth tried";
+    nmp_base = 2, 1..=5, step 1: "Null move: reduction at small depths";
+    nmp_depth_div = 4, 2..=10, step 1: "Null move: one more ply of reduction per this many plies of depth";
+    iir_depth = 4, 2..=10, step 1: "Internal iterative reduction: smallest depth reduced";
+    lmp_base = 3, 1..=10, step 1: "Late-move pruning: quiet moves allowed at depth d are (this + d*d), halved when not improving";
+    lmp_max_depth = 6, 2..=10, step 1: "Late-move pruning: largest depth pruned";
+    futility_base = 120, 20..=300, step 12: "Futility pruning of quiet moves: margin at depth 0, centipawns";
+    futility_per_depth = 100, 30..=250, step 10: "Futility pruning: margin added per ply of depth";
+    futility_max_depth = 6, 2..=10, step 1: "Futility pruning: largest depth pruned";
+    history_prune_depth = 4, 1..=8, step 1: "History pruning of quiet moves: largest depth pruned";
+    history_prune_margin = 3000, 500..=10000, step 300: "History pruning: a quiet move whose history is below -(this * depth) is skipped";
+    see_prune_margin = 80, 10..=250, step 10: "Losing captures: skipped when SEE is below -(this * depth)";
+    see_prune_max_depth = 6, 2..=10, step 1: "Losing captures: largest depth pruned";
+    lmr_base = 80, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
+    lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";
+    qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
+    tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";
+    tm_increment_share = 75, 30..=100, step 5: "Time: hundredths of the increment added to each move's budget";
+    tm_hard_ratio = 400, 150..=800, step 30: "Time: hard limit as hundredths of the soft budget";
+    tm_iteration_cutoff = 60, 30..=95, step 4: "Time: no new iteration past these hundredths of the soft budget";
+    tm_instability = 50, 0..=150, step 8: "Time: hundredths of the budget added per recent change of best move";
+    tm_score_drop_div = 150, 40..=500, step 20: "Time: a score drop of this many centipawns doubles the budget";
+}
+
+/// Whether this build can change the constants at run time (the `tune`
+/// feature).
+pub const TUNABLE: bool = cfg!(feature = "tune");
+
+/// The row named `name` (exact, or ignoring case, `_`, `-` and spaces).
+pub fn find(name: &str) -> Option<&'static Param> {
+    let squash = |s: &str| {
+        s.chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' '))
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<String>()
+    };
+    let wanted = squash(name);
+    PARAMS.iter().find(|p| squash(p.name) == wanted)
+}
+
+/// Sets the constant named `name` (see [`find`]) for every search from now
+/// on. Fails with a message when the name is unknown, the value is outside
+/// the row's range, or the build has no `tune` feature.
+pub fn set(name: &str, value: i32) -> Result<(), String> {
+    let p = find(name).ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+    if !(p.min..=p.max).contains(&value) {
+        return Err(format!(
+            "{} must be in {}..={}, got {value}",
+            p.name, p.min, p.max
+        ));
+    }
+    #[cfg(feature = "tune")]
+    {
+        let i = PARAMS
+            .iter()
+            .position(|q| q.name == p.name)
+            .expect("found above");
+        VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        Err(format!(
+            "cannot set {}: this build has no `tune` feature",
+            p.name
+        ))
+    }
+}
+
+/// The value the search uses now for the row named `name`.
+pub fn get(name: &str) -> Option<i32> {
+    let p = find(name)?;
+    #[cfg(feature = "tune")]
+    {
+        let i = PARAMS.iter().position(|q| q.name == p.name).expect("found");
+        Some(VALUES[i].load(std::sync::atomic::Ordering::Relaxed))
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        Some(p.default)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_consistent_and_readable() {
+        let mut names = std::collections::HashSet::new();
+        for p in PARAMS {
+            assert!(names.insert(p.name), "{} twice", p.name);
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.step > 0 && p.step <= p.max - p.min, "{}", p.name);
+            assert_eq!(find(p.name), Some(p));
+        }
+        assert_eq!(find("Futility Base").map(|p| p.name), Some("futility_base"));
+        assert_eq!(futility_base(), get("futility_base").unwrap());
+        assert_eq!(lmr_divisor(), 220);
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        assert!(set("no_such", 1).unwrap_err().contains("unknown"));
+        assert_eq!(
+            set("lmp_base", 99).unwrap_err(),
+            "lmp_base must be in 1..=10, got 99"
+        );
+        if TUNABLE {
+            set("lmp_base", 4).unwrap();
+            assert_eq!(lmp_base(), 4);
+            set("lmp_base", 3).unwrap();
+        } else {
+            assert!(set("lmp_base", 4)
+                .unwrap_err()
+                .contains("no `tune` feature"));
+        }
+    }
+}
