@@ -23,6 +23,7 @@ pub mod rng;
 pub mod runner;
 pub mod rustgen;
 pub mod spec;
+pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod tc;
