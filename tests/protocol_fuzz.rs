@@ -16,25 +16,7 @@ mod harness;
 use harness::*;
 use std::time::{Duration, Instant};
 
-/// xorshift64*: small, seeded, good enough for test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use shuai_board::Rng;
 
 const SEEDS: &[&str] = &[
     "uci",
@@ -168,26 +150,26 @@ const WORDS: &[&str] = &[
 
 fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
     let mut bytes = line.as_bytes().to_vec();
-    for _ in 0..=rng.below(4) {
-        match rng.below(9) {
+    for _ in 0..=rng.index(4) {
+        match rng.index(9) {
             0 if !bytes.is_empty() => {
-                let i = rng.below(bytes.len());
+                let i = rng.index(bytes.len());
                 bytes.remove(i);
             }
             1 => {
-                let i = rng.below(bytes.len() + 1);
+                let i = rng.index(bytes.len() + 1);
                 let b = *rng.pick(b"0123456789 abcdefghiKRNBACPkrnbacp/-\t\r");
                 bytes.insert(i, b);
             }
             2 if !bytes.is_empty() => {
-                let i = rng.below(bytes.len());
-                bytes[i] = rng.next() as u8;
+                let i = rng.index(bytes.len());
+                bytes[i] = rng.next_u64() as u8;
             }
-            3 => bytes.truncate(rng.below(bytes.len() + 1)),
+            3 => bytes.truncate(rng.index(bytes.len() + 1)),
             4 => bytes.make_ascii_uppercase(),
             5 => {
                 let w = rng.pick(WORDS).as_bytes();
-                let i = rng.below(bytes.len() + 1);
+                let i = rng.index(bytes.len() + 1);
                 let mut with = bytes[..i].to_vec();
                 with.push(b' ');
                 with.extend_from_slice(w);
@@ -198,7 +180,7 @@ fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
             6 => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let mut words: Vec<&str> = text.split(' ').collect();
-                let (a, b) = (rng.below(words.len()), rng.below(words.len()));
+                let (a, b) = (rng.index(words.len()), rng.index(words.len()));
                 words.swap(a, b);
                 bytes = words.join(" ").into_bytes();
             }
@@ -213,14 +195,14 @@ fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
 }
 
 fn random_words(rng: &mut Rng) -> Vec<u8> {
-    let n = rng.below(12);
+    let n = rng.index(12);
     let words: Vec<&str> = (0..n).map(|_| *rng.pick(WORDS)).collect();
     words.join(" ").into_bytes()
 }
 
 fn random_bytes(rng: &mut Rng) -> Vec<u8> {
-    (0..rng.below(60))
-        .map(|_| rng.next() as u8)
+    (0..rng.index(60))
+        .map(|_| rng.next_u64() as u8)
         .filter(|&b| b != b'\n')
         .collect()
 }
@@ -251,10 +233,10 @@ fn tame(bytes: Vec<u8>) -> Option<Vec<u8>> {
 }
 
 fn generate(seed: u64, count: usize) -> Vec<Vec<u8>> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut lines = Vec::with_capacity(count);
     while lines.len() < count {
-        let raw = match rng.below(10) {
+        let raw = match rng.index(10) {
             0..=4 => {
                 let seed = rng_pick_seed(&mut rng);
                 mutate(&mut rng, seed)
@@ -270,7 +252,7 @@ fn generate(seed: u64, count: usize) -> Vec<Vec<u8>> {
             .split_whitespace()
             .next()
             .is_some_and(|w| w.eq_ignore_ascii_case("go"));
-        if is_go && rng.below(6) != 0 {
+        if is_go && rng.index(6) != 0 {
             continue;
         }
         lines.push(line);
@@ -287,7 +269,7 @@ fn generate(seed: u64, count: usize) -> Vec<Vec<u8>> {
 }
 
 fn rng_pick_seed(rng: &mut Rng) -> &'static str {
-    SEEDS[rng.below(SEEDS.len())]
+    SEEDS[rng.index(SEEDS.len())]
 }
 
 fn run(seed: u64, count: usize, handshake: &str) {

@@ -555,15 +555,10 @@ mod tests {
 
     #[test]
     fn sliders_match_a_slow_walk_on_random_occupancies() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let a = seed as u128;
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let a = rng.next_u64() as u128;
+            let seed = rng.next_u64();
             // Sparse-ish occupancies: AND of two random words.
             let occ =
                 Bitboard::from_bits(a & ((seed as u128) << 64 | seed as u128) & (a >> 3 | a << 40));

@@ -879,21 +879,9 @@ mod tests {
         }
     }
 
-    /// A tiny deterministic generator (xorshift64).
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
-
     #[test]
     fn round_trip_random_games() {
-        let mut rng = XorShift(0x5eed_cafe_f00d_1234);
+        let mut rng = crate::Rng::new(0x5eed_cafe_f00d_1234);
         let mut positions = 0;
         let mut moves = 0;
         for _game in 0..6 {
@@ -905,7 +893,7 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                let m = legal[(rng.next() % legal.len() as u64) as usize];
+                let m = *rng.pick(&legal);
                 p.make_move(m);
             }
         }
@@ -917,7 +905,7 @@ mod tests {
     /// so 前/中/后, ordinals and doubled files all show up.
     #[test]
     fn round_trip_pawn_heavy_games() {
-        let mut rng = XorShift(0x0123_4567_89ab_cdef);
+        let mut rng = crate::Rng::new(0x0123_4567_89ab_cdef);
         let mut stacked_three = 0;
         let mut doubled_two_files = 0;
         for _game in 0..8 {
@@ -951,14 +939,14 @@ mod tests {
                             && p.piece_at(m.to()).map(|pc| pc.kind()) != Some(PieceKind::King)
                     })
                     .collect();
-                let pool: &[Move] = if !pawn_moves.is_empty() && rng.next() & 3 != 0 {
+                let pool: &[Move] = if !pawn_moves.is_empty() && rng.next_u64() & 3 != 0 {
                     &pawn_moves
                 } else if !quiet.is_empty() {
                     &quiet
                 } else {
                     &legal
                 };
-                let m = pool[(rng.next() % pool.len() as u64) as usize];
+                let m = *rng.pick(pool);
                 p.make_move(m);
             }
         }

@@ -1,18 +1,10 @@
 //! Zobrist hashing keys, generated at compile time from a fixed seed so that
 //! every build and every run hashes a position the same way.
 
+use crate::rng::splitmix64;
 use crate::{Piece, Square, SQUARES};
 
 const SEED: u64 = 0x5348_5541_495F_5851; // "SHUAI_XQ"
-
-/// SplitMix64: a small, well-mixed generator that is easy to run in `const`.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
 
 struct Keys {
     pieces: [[u64; SQUARES]; Piece::COUNT],
@@ -26,14 +18,14 @@ static KEYS: Keys = {
     while p < Piece::COUNT {
         let mut s = 0;
         while s < SQUARES {
-            let (next, key) = splitmix(state);
+            let (next, key) = splitmix64(state);
             state = next;
             pieces[p][s] = key;
             s += 1;
         }
         p += 1;
     }
-    let (_, black_to_move) = splitmix(state);
+    let (_, black_to_move) = splitmix64(state);
     Keys {
         pieces,
         black_to_move,

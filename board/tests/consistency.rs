@@ -3,23 +3,8 @@
 //! generator's move classes agreeing with each other, and `gives_check`,
 //! `is_legal` and `in_check` agreeing with playing the move.
 
-use shuai_board::{GenKind, Move, MoveList, Position, START_FEN};
+use shuai_board::{GenKind, Move, MoveList, Position, Rng, START_FEN};
 use std::collections::HashSet;
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn set(list: &MoveList) -> HashSet<Move> {
     list.iter().copied().collect()
@@ -72,7 +57,7 @@ fn check_node(pos: &mut Position) {
 
 #[test]
 fn random_games_stay_consistent() {
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = Rng::new(0x5EED_0001);
     let mut nodes = 0;
     for game in 0..120 {
         let mut pos = Position::from_fen(START_FEN).unwrap();
@@ -87,10 +72,10 @@ fn random_games_stay_consistent() {
             }
             // Prefer captures half the time so games reach sparse endings.
             let caps = pos.legal_captures();
-            let m = if !caps.is_empty() && rng.below(2) == 0 {
-                caps[rng.below(caps.len())]
+            let m = if !caps.is_empty() && rng.index(2) == 0 {
+                caps[rng.index(caps.len())]
             } else {
-                moves[rng.below(moves.len())]
+                moves[rng.index(moves.len())]
             };
             pos.make_move(m);
         }

@@ -27,7 +27,7 @@
 //! ```
 
 use shuai_board::rules::insufficient_material;
-use shuai_board::{Move, PieceKind, Position};
+use shuai_board::{Move, PieceKind, Position, Rng};
 use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use shuai_search::score::{is_mate, MATE_BOUND};
@@ -461,7 +461,8 @@ pub struct Engine {
     searcher: Option<Box<Searcher>>,
     running: Option<Running>,
     hopeless_streak: u32,
-    rng: u64,
+    /// Draws the random choices among near-equal moves.
+    rng: Rng,
     /// The root key and outcome of the last finished search (the search
     /// does not store the root itself in the table).
     last: Option<(u64, Outcome)>,
@@ -478,9 +479,6 @@ impl Engine {
     pub fn new() -> Engine {
         let options = EngineOptions::default();
         let searcher = options.searcher();
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
         Engine {
             position: Position::startpos(),
             banned: Vec::new(),
@@ -488,7 +486,7 @@ impl Engine {
             searcher: Some(Box::new(searcher)),
             running: None,
             hopeless_streak: 0,
-            rng: seed | 1,
+            rng: Rng::from_clock(),
             last: None,
         }
     }
@@ -805,13 +803,7 @@ impl Engine {
     }
 
     fn next_random(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.rng;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.rng = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.rng.next_u64()
     }
 }
 

@@ -697,19 +697,11 @@ impl Totals {
 mod tests {
     use super::*;
 
-    /// The next number of a xorshift generator (random boards for tests).
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     #[test]
     fn short_counts_match_full_counts() {
-        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut state = shuai_board::Rng::new(0x1234_5678_9ABC_DEF1u64);
         for _ in 0..2000 {
-            let seed = xorshift(&mut state);
+            let seed = state.next_u64();
             let occ = Bitboard::from_bits((seed as u128) << 45 ^ (seed.rotate_left(29) as u128));
             for sq in Bitboard::FULL {
                 let att = attacks::horse(sq, occ) & !occ.without(sq);
@@ -724,7 +716,7 @@ mod tests {
 
     #[test]
     fn attack_maps_agree_with_the_board_on_every_occupied_point() {
-        let mut state = 0x51F1_5EED_0BAD_CAFEu64;
+        let mut state = shuai_board::Rng::new(0x51F1_5EED_0BAD_CAFEu64);
         let mut checked = 0;
         for _game in 0..40 {
             let mut pos = Position::startpos();
@@ -733,7 +725,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let pick = (xorshift(&mut state) % moves.len() as u64) as usize;
+                let pick = (state.next_u64() % moves.len() as u64) as usize;
                 pos.make_move(moves.as_slice()[pick]);
                 let (occ, pawns) = (pos.occupied(), pos.kind_bb(PieceKind::Pawn));
                 let w = Weights::DEFAULT;
@@ -766,9 +758,9 @@ mod tests {
 
     #[test]
     fn pawn_attacks_by_shifts_match_the_attack_table() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut state = shuai_board::Rng::new(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..3000 {
-            let seed = xorshift(&mut state);
+            let seed = state.next_u64();
             let pawns = Bitboard::from_bits(
                 ((seed as u128) << 45 ^ (seed.rotate_left(31) as u128)) & Bitboard::FULL.bits(),
             );
@@ -786,9 +778,9 @@ mod tests {
 
     #[test]
     fn elephant_reach_matches_the_attack_table() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut state = shuai_board::Rng::new(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..3000 {
-            let seed = xorshift(&mut state);
+            let seed = state.next_u64();
             let a = (seed as u128) << 64 | (seed.rotate_left(23) as u128);
             let occ = Bitboard::from_bits(a & a >> 5);
             let own = Bitboard::from_bits(occ.bits() & (seed as u128 * 0x9E37_79B9));

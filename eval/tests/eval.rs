@@ -85,7 +85,7 @@ fn features_reproduce_the_evaluation_for_any_weights() {
     let mut rng = common::Rng::new(7);
     let mut perturbed = Weights::DEFAULT.to_vec();
     for v in perturbed.iter_mut() {
-        *v += rng.below(41) as i32 - 20;
+        *v += rng.index(41) as i32 - 20;
     }
     let perturbed = Weights::from_vec(&perturbed).unwrap();
     for p in sample_positions(400) {

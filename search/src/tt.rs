@@ -458,11 +458,9 @@ mod tests {
                 s.spawn(move || {
                     // Each key's score is derived from the key, so any hit
                     // can be checked for consistency.
-                    let mut x = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t + 1);
+                    let mut rng = shuai_board::Rng::new(t + 1);
                     for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        let x = rng.next_u64();
                         let key = x % 5000 + 1;
                         let score = (key % 2000) as i32;
                         if x & 1 == 0 {

@@ -4,8 +4,8 @@
 //! keeps those scored within a margin of equal.
 
 use crate::openings::EpdLine;
-use crate::rng::Rng;
 use shuai_board::Position;
+use shuai_board::Rng;
 use shuai_search::{Control, Limits, Searcher};
 use std::collections::HashSet;
 use std::io::Write;

@@ -20,8 +20,8 @@
 
 use crate::data::{Format, Outcome, PackedPosition, PositionWriter};
 use crate::openings::{self, EpdLine, DEFAULT_BOOK};
-use crate::rng::Rng;
 use shuai_board::rules::{judge_game_end, GameResult};
+use shuai_board::Rng;
 use shuai_board::{Color, Position};
 use shuai_eval::nnue::Network;
 use shuai_eval::Weights;

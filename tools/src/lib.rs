@@ -19,7 +19,6 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod progress;
-pub mod rng;
 pub mod runner;
 pub mod rustgen;
 pub mod spec;

@@ -2,8 +2,8 @@
 //! followed by `moves m1 m2 …` (or bare ICCS moves) or by EPD operations
 //! (`bm h2e2; id "x";`). Lines starting with `#` are comments.
 
-use crate::rng::Rng;
 use shuai_board::Position;
+use shuai_board::Rng;
 use std::path::Path;
 
 /// The default book shipped with the tools (see the file's header for how

@@ -15,10 +15,10 @@
 
 use crate::game::GameConfig;
 use crate::openings::{self, EpdLine};
-use crate::rng::Rng;
 use crate::runner::{run_match, MatchConfig};
 use crate::spec::EngineSpec;
 use serde::{Deserialize, Serialize};
+use shuai_board::Rng;
 use shuai_search::params::{Param, PARAMS};
 use std::path::{Path, PathBuf};
 

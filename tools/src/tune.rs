@@ -15,8 +15,8 @@
 //! weights.
 
 use crate::datagen::parse_line;
-use crate::rng::Rng;
 use shuai_board::Color;
+use shuai_board::Rng;
 use shuai_eval::{features, EvalFeatures, PHASE_MAX};
 use std::io::BufRead;
 

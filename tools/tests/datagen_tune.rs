@@ -2,10 +2,10 @@
 //! determinism, K fitting and a falling error.
 
 use shuai_board::Position;
+use shuai_board::Rng;
 use shuai_eval::{features, Weights};
 use shuai_tools::datagen::{self, parse_line, DatagenConfig};
 use shuai_tools::openings::{self, DEFAULT_BOOK};
-use shuai_tools::rng::Rng;
 use shuai_tools::tune::{self, eval_red_exact, fit_k, sigmoid, Sample, TuneConfig};
 
 fn tiny(games: usize, threads: usize) -> DatagenConfig {

@@ -193,10 +193,10 @@ mod tests {
                 break;
             }
             let captures = pos.legal_captures();
-            let m = if !captures.is_empty() && rng.below(2) == 0 {
-                captures.as_slice()[rng.below(captures.len())]
+            let m = if !captures.is_empty() && rng.index(2) == 0 {
+                captures.as_slice()[rng.index(captures.len())]
             } else {
-                legal.as_slice()[rng.below(legal.len())]
+                legal.as_slice()[rng.index(legal.len())]
             };
             pos.make_move(m);
             moves.push(m);
@@ -260,7 +260,7 @@ mod tests {
                 let parent = *stack.last().unwrap();
                 for &m in pos.legal_moves().iter() {
                     let change = Change::of_move(&pos, m).unwrap();
-                    if change.captured.is_none() && m != game_move && rng.below(8) != 0 {
+                    if change.captured.is_none() && m != game_move && rng.index(8) != 0 {
                         continue;
                     }
                     let mut child = Accumulator::default();

@@ -197,7 +197,7 @@ mod tests {
     fn random_values(rng: &mut Rng, lo: i64, hi: i64) -> [i16; HIDDEN] {
         let mut out = [0i16; HIDDEN];
         for v in &mut out {
-            *v = (lo + (rng.next() % (hi - lo + 1) as u64) as i64) as i16;
+            *v = (lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64) as i16;
         }
         out
     }

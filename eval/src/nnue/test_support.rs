@@ -12,7 +12,7 @@ pub(crate) use common::Rng;
 /// seed).
 pub(crate) fn random_network(seed: u64) -> Network {
     let mut rng = Rng::new(seed);
-    let mut next = move |range: i32| (rng.next() % (2 * range as u64 + 1)) as i32 - range;
+    let mut next = move |range: i32| (rng.next_u64() % (2 * range as u64 + 1)) as i32 - range;
     let ft_weights = (0..INPUTS * HIDDEN).map(|_| next(160) as i16).collect();
     let ft_bias = (0..HIDDEN).map(|_| next(400) as i16).collect();
     // Output weights as the trainer's ±1.98 clip allows at QB = 4096.

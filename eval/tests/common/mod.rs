@@ -18,25 +18,8 @@ pub const FENS: &[&str] = &[
     "3ak4/4a4/9/9/9/9/4P4/9/4A4/3K5 b - - 0 1",
 ];
 
-/// A small xorshift generator, so the sample is the same on every run.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The project's generator, so the sample is the same on every run.
+pub use shuai_board::Rng;
 
 /// `n` positions: the hand-picked ones, then positions sampled every few
 /// plies from random games. Captures are mildly preferred and games are cut
@@ -50,18 +33,18 @@ pub fn sample_positions(n: usize) -> Vec<Position> {
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     while out.len() < n {
         let mut pos = Position::startpos();
-        let capture_bias = rng.below(3);
-        let length = 20 + rng.below(180);
+        let capture_bias = rng.index(3);
+        let length = 20 + rng.index(180);
         for ply in 0..length {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
             let captures = pos.legal_captures();
-            let m = if !captures.is_empty() && rng.below(4) < capture_bias {
-                captures.as_slice()[rng.below(captures.len())]
+            let m = if !captures.is_empty() && rng.index(4) < capture_bias {
+                captures.as_slice()[rng.index(captures.len())]
             } else {
-                moves.as_slice()[rng.below(moves.len())]
+                moves.as_slice()[rng.index(moves.len())]
             };
             pos.make_move(m);
             if ply % 7 == 3 && out.len() < n {

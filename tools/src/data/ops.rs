@@ -2,7 +2,7 @@
 //! shuffling, splitting by game and deduplication. All deterministic.
 
 use super::packed::{PackedPosition, MAX_PIECES};
-use crate::rng::Rng;
+use shuai_board::Rng;
 use std::collections::HashSet;
 use std::fmt;
 

@@ -376,7 +376,7 @@ impl PackedPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use shuai_board::Rng;
 
     /// Positions from random games from the start position, seeded.
     fn random_positions(n: usize, seed: u64) -> Vec<Position> {

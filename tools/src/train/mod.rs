@@ -24,12 +24,12 @@ pub mod checkpoint;
 pub mod model;
 
 use crate::data::PackedPosition;
-use crate::rng::Rng;
 use adamw::{cosine_lr, AdamW};
 use checkpoint::Checkpoint;
 use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Color;
+use shuai_board::Rng;
 use shuai_eval::nnue::{feature_index, Network, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;

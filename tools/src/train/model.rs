@@ -8,6 +8,7 @@
 //! The hidden size is a run-time value here, so the gradient check can use
 //! a tiny network; quantisation needs the engine's size.
 
+use shuai_board::Rng;
 use shuai_eval::nnue::INPUTS;
 
 /// Largest absolute value of an output weight (as bullet and Stockfish
@@ -71,17 +72,10 @@ pub struct Gradients {
     scratch: Vec<f32>,
 }
 
-/// xorshift64*, for initial weights only (the data order uses
-/// `crate::rng::Rng`).
+/// Uniform initial weights in `[-1, 1)` from `seed`.
 fn init_stream(seed: u64) -> impl FnMut() -> f32 {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        let x = s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40;
-        x as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    }
+    let mut rng = Rng::new(seed);
+    move || rng.unit() * 2.0 - 1.0
 }
 
 impl Model {
