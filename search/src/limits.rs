@@ -17,7 +17,7 @@ pub struct Clock {
 }
 
 /// The limits of one search. The default searches until stopped.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Greatest iteration depth.
     pub depth: Option<u32>,
@@ -56,6 +56,17 @@ impl Limits {
             nodes: Some(nodes),
             ..Limits::default()
         }
+    }
+
+    /// Whether no limit at all is set (a bare `go`: no depth, nodes, time,
+    /// clock or mate, and not infinite).
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.clock.is_none()
+            && self.mate.is_none()
+            && !self.infinite
     }
 
     /// Limits of a fixed-time search.

@@ -15,7 +15,7 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoCommand {
     /// A search.
-    Search(GoParams),
+    Search(Box<GoParams>),
     /// `go perft N`.
     Perft(u32),
 }
@@ -83,23 +83,23 @@ pub fn parse_go(
         i += 1;
         let next = args.get(i).copied();
         match word.as_str() {
-            "infinite" => p.infinite = true,
+            "infinite" => p.limits.infinite = true,
             "ponder" => p.ponder = true,
             "draw" => p.draw_offered = true,
             "depth" => {
                 if next.is_some_and(|t| t.eq_ignore_ascii_case("infinite")) {
                     i += 1;
-                    p.infinite = true;
+                    p.limits.infinite = true;
                 } else if let Some(d) = take_number(args, &mut i, "depth", &mut problems) {
-                    p.depth = Some(d.clamp(0.0, 1000.0) as u32);
+                    p.limits.depth = Some(d.clamp(0.0, 1000.0) as u32);
                 }
             }
             "nodes" => {
-                p.nodes =
+                p.limits.nodes =
                     take_number(args, &mut i, "nodes", &mut problems).map(|n| n.max(1.0) as u64)
             }
             "mate" => {
-                p.mate = take_number(args, &mut i, "mate", &mut problems)
+                p.limits.mate = take_number(args, &mut i, "mate", &mut problems)
                     .map(|n| n.clamp(1.0, 500.0) as u32)
             }
             "movetime" => raw.movetime = take_number(args, &mut i, "movetime", &mut problems),
@@ -126,7 +126,7 @@ pub fn parse_go(
             "searchmoves" => {
                 while let Some(t) = args.get(i).filter(|t| !is_keyword(t)) {
                     match fmt.parse_move(pos, t) {
-                        Ok(m) => p.search_moves.push(m),
+                        Ok(m) => p.limits.search_moves.push(m),
                         Err(e) => problems.push(format!("go searchmoves: {e}; ignored")),
                     }
                     i += 1;
@@ -152,13 +152,13 @@ pub fn parse_go(
         (raw.btime, raw.wtime, raw.binc, raw.winc)
     };
     if let Some(t) = raw.time {
-        p.clock = Some(Clock {
+        p.limits.clock = Some(Clock {
             remaining: ucci_ms(t),
             increment: raw.increment.map_or(Duration::ZERO, ucci_ms),
             moves_to_go: mtg(raw.movestogo),
         });
     } else if let Some(t) = uci_own {
-        p.clock = Some(Clock {
+        p.limits.clock = Some(Clock {
             remaining: ms(t),
             increment: uci_inc.map_or(Duration::ZERO, ms),
             moves_to_go: mtg(raw.movestogo),
@@ -180,7 +180,7 @@ pub fn parse_go(
         });
     }
     if let Some(t) = raw.movetime {
-        p.movetime = Some(if fmt.dialect == Dialect::Ucci {
+        p.limits.movetime = Some(if fmt.dialect == Dialect::Ucci {
             ucci_ms(t).max(Duration::from_millis(1))
         } else {
             ms(t).max(Duration::from_millis(1))
@@ -192,7 +192,7 @@ pub fn parse_go(
         p.draw_offered = false;
         problems.push("go: 'ponder' and 'draw' together; the draw offer is ignored".to_string());
     }
-    (GoCommand::Search(p), problems)
+    (GoCommand::Search(Box::new(p)), problems)
 }
 
 /// Reads the number after a keyword at `args[*i]`; a missing one is
@@ -244,7 +244,7 @@ mod tests {
     fn go(line: &str, fmt: Format, ms: bool) -> (GoParams, Vec<String>) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match parse_go(&words, &Position::startpos(), fmt, ms) {
-            (GoCommand::Search(p), problems) => (p, problems),
+            (GoCommand::Search(p), problems) => (*p, problems),
             (other, _) => panic!("{other:?}"),
         }
     }
@@ -265,12 +265,12 @@ mod tests {
             true,
         );
         assert!(e.is_empty(), "{e:?}");
-        assert_eq!(p.clock, clock(60000, 2000, None));
+        assert_eq!(p.limits.clock, clock(60000, 2000, None));
         assert_eq!(p.opponent_clock, clock(50000, 1000, None));
         let (p, _) = go("time 300 increment 0", UCCI, false);
-        assert_eq!(p.clock, clock(299_500, 0, None));
+        assert_eq!(p.limits.clock, clock(299_500, 0, None));
         let (p, _) = go("time 2 movestogo 10", UCCI, false);
-        assert_eq!(p.clock, clock(1500, 0, Some(10)));
+        assert_eq!(p.limits.clock, clock(1500, 0, Some(10)));
         let (p, _) = go(
             "draw time 1000 increment 10 opptime 900 oppincrement 10",
             UCCI,
@@ -278,7 +278,7 @@ mod tests {
         );
         assert!(p.draw_offered);
         let (p, _) = go("movetime 3", UCCI, false);
-        assert_eq!(p.movetime, Some(Duration::from_millis(2500)));
+        assert_eq!(p.limits.movetime, Some(Duration::from_millis(2500)));
     }
 
     #[test]
@@ -289,7 +289,7 @@ mod tests {
             true,
         );
         assert!(e.is_empty());
-        assert_eq!(p.clock, clock(1000, 10, Some(5)));
+        assert_eq!(p.limits.clock, clock(1000, 10, Some(5)));
         assert_eq!(p.opponent_clock, clock(2000, 20, Some(5)));
         let words = ["wtime", "1000", "btime", "2000"];
         let black =
@@ -298,21 +298,21 @@ mod tests {
         let (GoCommand::Search(p), _) = parse_go(&words, &black, UCI, true) else {
             panic!()
         };
-        assert_eq!(p.clock, clock(2000, 0, None));
+        assert_eq!(p.limits.clock, clock(2000, 0, None));
     }
 
     #[test]
     fn modes() {
-        assert!(go("infinite", UCCI, true).0.infinite);
-        assert!(go("depth infinite", UCCI, true).0.infinite);
-        assert_eq!(go("depth 7", UCI, true).0.depth, Some(7));
-        assert_eq!(go("nodes 5000", UCI, true).0.nodes, Some(5000));
-        assert_eq!(go("mate 3", UCI, true).0.mate, Some(3));
+        assert!(go("infinite", UCCI, true).0.limits.infinite);
+        assert!(go("depth infinite", UCCI, true).0.limits.infinite);
+        assert_eq!(go("depth 7", UCI, true).0.limits.depth, Some(7));
+        assert_eq!(go("nodes 5000", UCI, true).0.limits.nodes, Some(5000));
+        assert_eq!(go("mate 3", UCI, true).0.limits.mate, Some(3));
         assert!(go("ponder wtime 10 btime 10", UCI, true).0.ponder);
-        assert!(go("", UCI, true).0.is_unlimited());
+        assert!(go("", UCI, true).0.limits.is_unlimited());
         let (p, _) = go("searchmoves h2e2 b2e2 depth 2", UCI, true);
-        assert_eq!(p.search_moves.len(), 2);
-        assert_eq!(p.depth, Some(2));
+        assert_eq!(p.limits.search_moves.len(), 2);
+        assert_eq!(p.limits.depth, Some(2));
         let words = ["perft", "3"];
         assert_eq!(
             parse_go(&words, &Position::startpos(), UCI, true).0,
@@ -323,17 +323,17 @@ mod tests {
     #[test]
     fn bad_numbers_are_reported_not_fatal() {
         let (p, e) = go("depth", UCI, true);
-        assert!(p.is_unlimited());
+        assert!(p.limits.is_unlimited());
         assert_eq!(e, vec!["go depth needs a number; ignored"]);
         let (p, e) = go("depth x movetime 100", UCI, true);
-        assert_eq!(p.depth, None);
-        assert_eq!(p.movetime, Some(Duration::from_millis(100)));
+        assert_eq!(p.limits.depth, None);
+        assert_eq!(p.limits.movetime, Some(Duration::from_millis(100)));
         assert_eq!(e.len(), 1);
         let (p, e) = go("depth movetime 100", UCI, true);
-        assert_eq!(p.movetime, Some(Duration::from_millis(100)));
+        assert_eq!(p.limits.movetime, Some(Duration::from_millis(100)));
         assert_eq!(e.len(), 1);
         let (p, e) = go("wtime -50 btime 100 frobnicate", UCI, true);
-        assert_eq!(p.clock, clock(0, 0, None));
+        assert_eq!(p.limits.clock, clock(0, 0, None));
         assert_eq!(e.len(), 1);
         let (_, e) = go("searchmoves h2e3", UCI, true);
         assert_eq!(e.len(), 1);

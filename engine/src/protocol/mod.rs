@@ -566,7 +566,7 @@ impl Controller {
                     tx: Mutex::new(self.tx.clone()),
                     id: self.search_id,
                 });
-                self.engine.go(params, reporter);
+                self.engine.go(*params, reporter);
             }
         }
     }

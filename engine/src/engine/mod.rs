@@ -21,371 +21,38 @@
 //! }
 //! let mut engine = Engine::new();
 //! let sink = Arc::new(Collect(Mutex::new(Vec::new())));
-//! engine.go(GoParams { depth: Some(3), ..GoParams::default() }, sink.clone());
+//! engine.go(GoParams::depth(3), sink.clone());
 //! engine.wait();
 //! assert_eq!(sink.0.lock().unwrap().len(), 1);
 //! ```
 
-use shuai_board::rules::insufficient_material;
-use shuai_board::{Move, PieceKind, Position, Rng};
-use shuai_eval::nnue::Network;
-use shuai_eval::Weights;
-use shuai_search::score::{is_mate, MATE_BOUND};
-use shuai_search::{Clock, Control, Event, Info, Limits, SearchResult, Searcher};
+mod eval_files;
+mod go;
+mod memory;
+mod options;
+mod policy;
+mod probe;
+mod report;
+
+pub use eval_files::{EvalNetwork, EvalWeights};
+pub use go::{build_limits, GoParams, DEFAULT_GO_NODES};
+pub use memory::max_hash_mb;
+pub use options::{
+    EngineOptions, Level, Randomness, Style, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
+    MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+};
+pub use policy::{ACCEPT_DRAW_SCORE, RESIGN_AFTER, RESIGN_SCORE};
+
+use policy::{fallback_outcome, Decider};
+use probe::{probe_line, probe_table};
+use report::Collector;
+use shuai_board::{Move, Position, Rng};
+use shuai_search::{Control, Event, Info, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// Default transposition table size, MiB.
-pub const DEFAULT_HASH_MB: usize = 16;
-/// Largest table size accepted, MiB (further capped by available memory).
-pub const MAX_HASH_MB: usize = 65_536;
-/// Most search threads.
-pub const MAX_THREADS: usize = 256;
-/// Most principal variations.
-pub const MAX_MULTIPV: usize = 128;
-/// Default margin kept back from every clock for communication delays, ms.
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
-/// Largest move overhead, ms.
-pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// Smallest and largest natural-move limit, plies.
-pub const NATURAL_LIMIT_RANGE: (u32, u32) = (2, 1000);
-/// Node budget of a `go` that names no limit at all (so a bare `go` still
-/// answers, within seconds).
-pub const DEFAULT_GO_NODES: u64 = 1_000_000;
-/// A score at or below this (centipawns, side to move) is hopeless.
-pub const RESIGN_SCORE: i32 = -1000;
-/// Consecutive hopeless searches before resigning.
-pub const RESIGN_AFTER: u32 = 3;
-/// A score at or below this makes an offered draw welcome.
-pub const ACCEPT_DRAW_SCORE: i32 = -200;
-
-/// A four-step setting (`idle`, `pruning`, `knowledge` in UCCI).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// none
-    None,
-    /// small
-    Small,
-    /// medium
-    Medium,
-    /// large
-    Large,
-}
-
-impl Level {
-    /// The UCCI words, in order.
-    pub const NAMES: [&'static str; 4] = ["none", "small", "medium", "large"];
-
-    /// Parses a UCCI word (case-insensitive).
-    pub fn parse(text: &str) -> Option<Level> {
-        match text.to_ascii_lowercase().as_str() {
-            "none" => Some(Level::None),
-            "small" => Some(Level::Small),
-            "medium" => Some(Level::Medium),
-            "large" => Some(Level::Large),
-            _ => None,
-        }
-    }
-
-    /// The UCCI word.
-    pub fn name(self) -> &'static str {
-        Level::NAMES[self as usize]
-    }
-}
-
-/// How much to vary the choice between nearly equal moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Randomness {
-    /// Always the best move.
-    None,
-    /// Within 5 cp.
-    Tiny,
-    /// Within 10 cp.
-    Small,
-    /// Within 20 cp.
-    Medium,
-    /// Within 40 cp.
-    Large,
-    /// Within 80 cp.
-    Huge,
-}
-
-impl Randomness {
-    /// The UCCI words, in order.
-    pub const NAMES: [&'static str; 6] = ["none", "tiny", "small", "medium", "large", "huge"];
-
-    /// Parses a UCCI word (case-insensitive).
-    pub fn parse(text: &str) -> Option<Randomness> {
-        let i = Randomness::NAMES
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(text))?;
-        Some(
-            [
-                Randomness::None,
-                Randomness::Tiny,
-                Randomness::Small,
-                Randomness::Medium,
-                Randomness::Large,
-                Randomness::Huge,
-            ][i],
-        )
-    }
-
-    /// The UCCI word.
-    pub fn name(self) -> &'static str {
-        Randomness::NAMES[self as usize]
-    }
-
-    /// Moves scoring within this many centipawns of the best may be chosen.
-    pub fn margin(self) -> i32 {
-        match self {
-            Randomness::None => 0,
-            Randomness::Tiny => 5,
-            Randomness::Small => 10,
-            Randomness::Medium => 20,
-            Randomness::Large => 40,
-            Randomness::Huge => 80,
-        }
-    }
-}
-
-/// Playing style (accepted and remembered; the search has no style knobs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// solid
-    Solid,
-    /// normal
-    Normal,
-    /// risky
-    Risky,
-}
-
-impl Style {
-    /// The UCCI words, in order.
-    pub const NAMES: [&'static str; 3] = ["solid", "normal", "risky"];
-
-    /// Parses a UCCI word (case-insensitive).
-    pub fn parse(text: &str) -> Option<Style> {
-        match text.to_ascii_lowercase().as_str() {
-            "solid" => Some(Style::Solid),
-            "normal" => Some(Style::Normal),
-            "risky" => Some(Style::Risky),
-            _ => None,
-        }
-    }
-
-    /// The UCCI word.
-    pub fn name(self) -> &'static str {
-        Style::NAMES[self as usize]
-    }
-}
-
-/// The engine's settings. Fields the search cannot honour (pruning,
-/// knowledge, style, promotion, book) are remembered and reported back so
-/// a GUI's dialog round-trips, but change nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// Transposition table size, MiB.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Principal variations to report.
-    pub multipv: usize,
-    /// The GUI will let us ponder: spend a little more time per move.
-    pub ponder: bool,
-    /// Margin kept back from every clock.
-    pub move_overhead: Duration,
-    /// Natural-move limit, plies without capture until a draw.
-    pub natural_limit: u32,
-    /// Keep the table between moves (off: cleared before every search).
-    pub use_hash: bool,
-    /// Use an opening book (none is built in yet).
-    pub use_book: bool,
-    /// Book files, `;`-separated.
-    pub book_files: String,
-    /// How much CPU to leave free (limits the threads used).
-    pub idle: Level,
-    /// Pruning level (remembered only).
-    pub pruning: Level,
-    /// Evaluation knowledge level (remembered only).
-    pub knowledge: Level,
-    /// Randomise between nearly equal moves.
-    pub randomness: Randomness,
-    /// Style (remembered only).
-    pub style: Style,
-    /// Advisor/elephant promotion variant (not supported; remembered only).
-    pub promotion: bool,
-    /// Resign hopeless positions (reported in [`Outcome::resign`]).
-    pub resign: bool,
-    /// The evaluation weights: the built-in ones, or a table read from a
-    /// file (the `WeightsFile` option).
-    pub weights: EvalWeights,
-    /// The NNUE network: the embedded one, or one read from a file (the
-    /// `EvalFile` option).
-    pub network: EvalNetwork,
-    /// Evaluate with the network (`Use NNUE`); off: the hand-written
-    /// evaluation with [`EngineOptions::weights`].
-    pub use_nnue: bool,
-}
-
-impl EngineOptions {
-    /// The network the search evaluates with: `None` when `use_nnue` is
-    /// off.
-    pub fn active_network(&self) -> Option<Arc<Network>> {
-        self.use_nnue.then(|| Arc::clone(&self.network.network))
-    }
-
-    /// A searcher set up with these options (table size, natural-move
-    /// limit, evaluation).
-    fn searcher(&self) -> Searcher {
-        let mut s = Searcher::new(self.hash_mb);
-        s.set_natural_limit(self.natural_limit);
-        s.set_weights(Arc::clone(&self.weights.weights));
-        s.set_network(self.active_network());
-        s
-    }
-}
-
-/// The evaluation weights the engine plays with and where they came from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EvalWeights {
-    /// The table file they were read from; empty for the built-in weights.
-    pub file: String,
-    /// The weights (shared, as they are large and rarely change).
-    pub weights: Arc<Weights>,
-}
-
-impl EvalWeights {
-    /// Reads a weights table (the `name value` text that `shuai-tools
-    /// tune` writes; unlisted parameters keep their built-in values). An
-    /// empty path or `<empty>` means the built-in weights.
-    pub fn load(path: &str) -> Result<EvalWeights, String> {
-        let path = path.trim();
-        if path.is_empty() || path == "<empty>" {
-            return Ok(EvalWeights::default());
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let weights = Weights::from_table(&text).map_err(|e| format!("{path}: {e}"))?;
-        Ok(EvalWeights {
-            file: path.to_string(),
-            weights: Arc::new(weights),
-        })
-    }
-}
-
-/// The NNUE network the engine can play with and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalNetwork {
-    /// The network file it was read from; empty for the embedded network.
-    pub file: String,
-    /// The network (shared: it is large and rarely changes).
-    pub network: Arc<Network>,
-}
-
-impl Default for EvalNetwork {
-    /// The network built into the engine.
-    fn default() -> EvalNetwork {
-        EvalNetwork {
-            file: String::new(),
-            network: shuai_eval::nnue::shared_default_network(),
-        }
-    }
-}
-
-impl EvalNetwork {
-    /// Reads a network file (as `shuai-tools train` writes it). An empty
-    /// path or `<empty>` means the embedded network.
-    pub fn load(path: &str) -> Result<EvalNetwork, String> {
-        let path = path.trim();
-        if path.is_empty() || path == "<empty>" {
-            return Ok(EvalNetwork::default());
-        }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let network = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        Ok(EvalNetwork {
-            file: path.to_string(),
-            network: Arc::new(network),
-        })
-    }
-
-    /// Where the network came from, for messages: its file, or "the
-    /// embedded network".
-    pub fn source(&self) -> &str {
-        match self.file.as_str() {
-            "" => "the embedded network",
-            file => file,
-        }
-    }
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            natural_limit: shuai_search::DEFAULT_NATURAL_LIMIT,
-            use_hash: true,
-            use_book: false,
-            book_files: String::new(),
-            idle: Level::None,
-            pruning: Level::Large,
-            knowledge: Level::Large,
-            randomness: Randomness::None,
-            style: Style::Normal,
-            promotion: false,
-            resign: true,
-            weights: EvalWeights::default(),
-            network: EvalNetwork::default(),
-            // The network: +115 ± 62 Elo over the hand-written evaluation
-            // at 10s+0.1s and +107 ± 66 at 2s+0.05s, 100 games each
-            // (tools/README.md, "How the networks were made").
-            use_nnue: true,
-        }
-    }
-}
-
-/// What one `go` asks for (protocol-free: times are already durations).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    /// Greatest depth.
-    pub depth: Option<u32>,
-    /// Node budget.
-    pub nodes: Option<u64>,
-    /// Fixed time for this move.
-    pub movetime: Option<Duration>,
-    /// Our clock.
-    pub clock: Option<Clock>,
-    /// The opponent's clock (parsed and logged; not used).
-    pub opponent_clock: Option<Clock>,
-    /// Stop at a mate in this many moves.
-    pub mate: Option<u32>,
-    /// Search until stopped.
-    pub infinite: bool,
-    /// Think on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// The opponent offers a draw.
-    pub draw_offered: bool,
-    /// Only these root moves (UCI `searchmoves`).
-    pub search_moves: Vec<Move>,
-}
-
-impl GoParams {
-    /// Whether no limit at all was given (a bare `go`).
-    pub fn is_unlimited(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.movetime.is_none()
-            && self.clock.is_none()
-            && self.mate.is_none()
-            && !self.infinite
-    }
-}
 
 /// The result of one `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -701,7 +368,7 @@ impl Engine {
             searcher.clear();
         }
         let user_multipv = opts.multipv.max(1);
-        let randomise = opts.randomness != Randomness::None && !params.infinite;
+        let randomise = opts.randomness != Randomness::None && !params.limits.infinite;
         let limits = build_limits(&params, &opts, &self.banned, randomise);
         if let Some(c) = &params.opponent_clock {
             log::debug!("opponent clock: {c:?}");
@@ -734,13 +401,7 @@ impl Engine {
             let decided = decided.clone();
             move || {
                 let start = Instant::now();
-                let collector = Collector {
-                    listener: listener.as_ref(),
-                    user_multipv,
-                    latest,
-                    lines: Mutex::new(Vec::new()),
-                    history: Mutex::new(Vec::new()),
-                };
+                let collector = Collector::new(listener.as_ref(), user_multipv, latest);
                 let searched = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&pos, &limits, &control, &|e| collector.on_event(e))
                 }));
@@ -789,7 +450,7 @@ impl Engine {
                     table,
                     root: self.position.clone(),
                     latest,
-                    infinite: params.infinite,
+                    infinite: params.limits.infinite,
                 });
             }
             Err(e) => {
@@ -814,252 +475,10 @@ impl Drop for Engine {
     }
 }
 
-/// The search limits of a `go`: its own limits, the banned moves, the
-/// option-driven MultiPV (at least 4 when randomising), the move overhead,
-/// a node cap for a `go` without any limit, and a quarter more planned time
-/// when the GUI lets us ponder (not on the last move before a time
-/// control; the search's hard cap stays well inside the real clock).
-pub fn build_limits(
-    params: &GoParams,
-    opts: &EngineOptions,
-    banned: &[Move],
-    randomise: bool,
-) -> Limits {
-    let user_multipv = opts.multipv.max(1);
-    let mut limits = Limits {
-        depth: params.depth.map(|d| d.max(1)),
-        nodes: params.nodes,
-        movetime: params.movetime,
-        clock: params.clock,
-        mate: params.mate,
-        infinite: params.infinite,
-        multipv: if randomise {
-            user_multipv.max(4)
-        } else {
-            user_multipv
-        },
-        search_moves: params.search_moves.clone(),
-        banned_moves: banned.to_vec(),
-        move_overhead: opts.move_overhead,
-    };
-    if params.is_unlimited() {
-        limits.nodes = Some(DEFAULT_GO_NODES);
-    }
-    if opts.ponder {
-        if let Some(c) = limits.clock.as_mut() {
-            if c.moves_to_go != Some(1) {
-                c.remaining = c.remaining.mul_f64(1.25);
-            }
-        }
-    }
-    limits
-}
-
-/// The largest table the machine can hold comfortably: three quarters of
-/// the available memory (Linux), else [`MAX_HASH_MB`].
-pub fn max_hash_mb() -> usize {
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<usize>().ok())
-        });
-    match available {
-        Some(kb) => (kb / 1024 * 3 / 4).clamp(DEFAULT_HASH_MB, MAX_HASH_MB),
-        None => MAX_HASH_MB,
-    }
-}
-
-/// Forwards reports to the listener and remembers what decisions need.
-struct Collector<'a> {
-    listener: &'a dyn Listener,
-    user_multipv: usize,
-    latest: Arc<Mutex<Option<Info>>>,
-    /// The lines of the latest iteration, by multipv index.
-    lines: Mutex<Vec<Info>>,
-    /// Main-line score of every completed iteration.
-    history: Mutex<Vec<(u32, i32)>>,
-}
-
-impl Collector<'_> {
-    fn on_event(&self, event: &Event) {
-        if let Event::Iteration(info) = event {
-            if let Ok(mut lines) = self.lines.lock() {
-                if lines.first().is_some_and(|l| l.depth != info.depth) && info.multipv == 1 {
-                    lines.clear();
-                }
-                lines.retain(|l| l.multipv != info.multipv);
-                lines.push(info.clone());
-            }
-            if info.multipv == 1 {
-                if let Ok(mut h) = self.history.lock() {
-                    h.push((info.depth, info.score));
-                }
-                if let Ok(mut l) = self.latest.lock() {
-                    *l = Some(info.clone());
-                }
-            }
-            if info.multipv > self.user_multipv {
-                return;
-            }
-        }
-        self.listener.info(event);
-    }
-}
-
-/// The end-of-search decisions: which move (randomness), draw, resign.
-struct Decider {
-    resign: bool,
-    hopeless_streak: u32,
-    randomness: Randomness,
-    rng: u64,
-}
-
-impl Decider {
-    fn outcome(&self, pos: &Position, r: SearchResult, collector: &Collector) -> Outcome {
-        let mut outcome = Outcome {
-            best_move: r.best_move,
-            ponder_move: r.ponder_move,
-            score: r.score,
-            depth: r.depth,
-            nodes: r.nodes,
-            time: Duration::ZERO,
-            pv: r.pv,
-            draw: false,
-            resign: false,
-            all_banned: r.best_move.is_none() && !pos.legal_moves().is_empty(),
-        };
-        if outcome.pv.first() != outcome.best_move.as_ref() {
-            outcome.pv = outcome.best_move.into_iter().collect();
-        }
-        let margin = self.randomness.margin();
-        if margin > 0 && outcome.best_move.is_some() && !is_mate(outcome.score) {
-            let lines = collector
-                .lines
-                .lock()
-                .map(|l| l.clone())
-                .unwrap_or_default();
-            let best = outcome.score;
-            let candidates: Vec<&Info> = lines
-                .iter()
-                .filter(|l| l.depth == outcome.depth && !l.pv.is_empty())
-                .filter(|l| l.score >= best - margin && l.score.abs() < MATE_BOUND)
-                .collect();
-            if candidates.len() > 1 {
-                let pick = candidates[(self.rng % candidates.len() as u64) as usize];
-                if pick.pv.first() != outcome.best_move.as_ref() {
-                    log::debug!("randomness: playing {} instead", pick.pv[0]);
-                    outcome.best_move = Some(pick.pv[0]);
-                    outcome.ponder_move = pick.pv.get(1).copied();
-                    outcome.score = pick.score;
-                    outcome.pv = pick.pv.clone();
-                }
-            }
-        }
-        outcome
-    }
-
-    /// Accept an offered draw when the position is dead drawn or clearly
-    /// worse; offer one unprompted only when neither side can ever win.
-    fn draw(&self, pos: &Position, outcome: &Outcome, offered: bool, c: &Collector) -> bool {
-        if insufficient_material(pos) {
-            return true;
-        }
-        if !offered {
-            return false;
-        }
-        if outcome.score <= ACCEPT_DRAW_SCORE {
-            return true;
-        }
-        // An ending with at most two rooks, horses and cannons left in
-        // all, level for several deep iterations.
-        let attackers: u32 = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
-            .iter()
-            .map(|&k| pos.kind_bb(k).count())
-            .sum();
-        let history = c.history.lock().map(|h| h.clone()).unwrap_or_default();
-        let recent: Vec<&(u32, i32)> = history.iter().rev().take(4).collect();
-        attackers <= 2
-            && recent.len() == 4
-            && recent[0].0 >= 8
-            && recent.iter().all(|&&(_, s)| s.abs() <= 10)
-    }
-
-    /// Resign when hopeless for several searches in a row, unless the move
-    /// is forced (one legal move).
-    fn resigns(&self, outcome: &Outcome, pos: &Position) -> bool {
-        self.resign
-            && outcome.score <= RESIGN_SCORE
-            && self.hopeless_streak + 1 >= RESIGN_AFTER
-            && pos.legal_moves().len() > 1
-    }
-}
-
-/// A legal move without searching (when the search failed).
-fn fallback_outcome(pos: &Position, banned: &[Move]) -> Outcome {
-    let legal = pos.legal_moves();
-    let best = legal.iter().copied().find(|m| !banned.contains(m));
-    Outcome {
-        best_move: best,
-        ponder_move: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-        time: Duration::ZERO,
-        pv: best.into_iter().collect(),
-        draw: false,
-        resign: false,
-        all_banned: best.is_none() && !legal.is_empty(),
-    }
-}
-
-/// What the table holds for `pos`, if anything.
-fn probe_table(tt: &shuai_search::TranspositionTable, pos: &Position) -> Option<ProbeResult> {
-    use shuai_search::Bound;
-    let hit = tt.probe(pos.key(), 0)?;
-    let mut result = ProbeResult {
-        best_move: hit.mv.filter(|&m| pos.is_legal(m)),
-        ..ProbeResult::default()
-    };
-    if hit.depth >= 0 {
-        if matches!(hit.bound, Bound::Lower | Bound::Exact) {
-            result.lower = Some((hit.score, hit.depth));
-        }
-        if matches!(hit.bound, Bound::Upper | Bound::Exact) {
-            result.upper = Some((hit.score, hit.depth));
-        }
-    }
-    Some(result)
-}
-
-/// `probe` during a search: walk the latest main line from the root.
-fn probe_line(root: &Position, info: &Info, target: &Position) -> ProbeResult {
-    let mut p = root.clone();
-    let key = target.key();
-    for (i, &m) in info.pv.iter().enumerate() {
-        if p.key() == key {
-            let sign = if i % 2 == 0 { 1 } else { -1 };
-            let depth = info.depth as i32 - i as i32;
-            let bound = (sign * info.score, depth.max(0));
-            return ProbeResult {
-                best_move: Some(m),
-                lower: (i == 0).then_some(bound),
-                upper: (i == 0).then_some(bound),
-            };
-        }
-        if !p.is_legal(m) {
-            break;
-        }
-        p.make_move(m);
-    }
-    ProbeResult::default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shuai_search::Limits;
 
     #[derive(Default)]
     struct Sink {
@@ -1077,8 +496,15 @@ mod tests {
     }
 
     fn depth(d: u32) -> GoParams {
+        GoParams::depth(d)
+    }
+
+    fn infinite() -> GoParams {
         GoParams {
-            depth: Some(d),
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
             ..GoParams::default()
         }
     }
@@ -1087,13 +513,7 @@ mod tests {
     fn one_best_move_per_go_even_when_interrupted() {
         let mut e = Engine::new();
         let sink = Arc::new(Sink::default());
-        e.go(
-            GoParams {
-                infinite: true,
-                ..GoParams::default()
-            },
-            sink.clone(),
-        );
+        e.go(infinite(), sink.clone());
         std::thread::sleep(Duration::from_millis(20));
         assert!(e.is_searching());
         e.go(depth(2), sink.clone());
@@ -1151,10 +571,7 @@ mod tests {
     fn stop_then_wait_returns_after_the_best_move_is_reported() {
         // The protocol's `quit` and end of input rely on this: once
         // `wait` returns, the best move is out, however slow the report.
-        let infinite = GoParams {
-            infinite: true,
-            ..GoParams::default()
-        };
+        let infinite = infinite();
         let mut e = Engine::new();
         let sink = Arc::new(SlowSink::default());
         e.go(infinite.clone(), sink.clone());
@@ -1203,8 +620,7 @@ mod tests {
         e.go(
             GoParams {
                 ponder: true,
-                depth: Some(1),
-                ..GoParams::default()
+                ..GoParams::depth(1)
             },
             sink.clone(),
         );
@@ -1250,43 +666,5 @@ mod tests {
         e.go(depth(2), sink);
         let o = e.wait().unwrap();
         assert!(o.draw && !o.resign);
-    }
-
-    #[test]
-    fn limits_of_a_go() {
-        let opts = EngineOptions::default();
-        let bare = build_limits(&GoParams::default(), &opts, &[], false);
-        assert_eq!(bare.nodes, Some(DEFAULT_GO_NODES));
-        assert_eq!(bare.move_overhead, opts.move_overhead);
-        let p = GoParams {
-            depth: Some(0),
-            ..GoParams::default()
-        };
-        let l = build_limits(&p, &opts, &[], true);
-        assert_eq!((l.depth, l.nodes, l.multipv), (Some(1), None, 4));
-        let clock = Clock {
-            remaining: Duration::from_millis(1000),
-            increment: Duration::ZERO,
-            moves_to_go: None,
-        };
-        let p = GoParams {
-            clock: Some(clock),
-            ..GoParams::default()
-        };
-        let pondering = EngineOptions {
-            ponder: true,
-            ..EngineOptions::default()
-        };
-        let l = build_limits(&p, &pondering, &[], false);
-        assert_eq!(l.clock.unwrap().remaining, Duration::from_millis(1250));
-        assert_eq!(l.nodes, None);
-    }
-
-    #[test]
-    fn levels_parse() {
-        assert_eq!(Level::parse("Medium"), Some(Level::Medium));
-        assert_eq!(Randomness::parse("huge"), Some(Randomness::Huge));
-        assert_eq!(Style::parse("x"), None);
-        assert_eq!(Randomness::Small.name(), "small");
     }
 }

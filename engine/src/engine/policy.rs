@@ -1,0 +1,136 @@
+//! The move-choice policy at the end of a search: which of the nearly
+//! equal moves to play (randomness), whether to offer or accept a draw,
+//! when to resign, and a legal move when the search failed.
+
+use super::options::Randomness;
+use super::report::Collector;
+use super::Outcome;
+use shuai_board::rules::insufficient_material;
+use shuai_board::{Move, PieceKind, Position};
+use shuai_search::score::{is_mate, MATE_BOUND};
+use shuai_search::{Info, SearchResult};
+use std::time::Duration;
+
+/// A score at or below this (centipawns, side to move) is hopeless.
+pub const RESIGN_SCORE: i32 = -1000;
+/// Consecutive hopeless searches before resigning.
+pub const RESIGN_AFTER: u32 = 3;
+/// A score at or below this makes an offered draw welcome.
+pub const ACCEPT_DRAW_SCORE: i32 = -200;
+
+/// The end-of-search decisions: which move (randomness), draw, resign.
+pub(super) struct Decider {
+    /// Resigning is allowed.
+    pub(super) resign: bool,
+    /// Consecutive hopeless searches so far.
+    pub(super) hopeless_streak: u32,
+    /// How far from the best move a choice may stray.
+    pub(super) randomness: Randomness,
+    /// The random draw for this move's choice.
+    pub(super) rng: u64,
+}
+
+impl Decider {
+    pub(super) fn outcome(
+        &self,
+        pos: &Position,
+        r: SearchResult,
+        collector: &Collector,
+    ) -> Outcome {
+        let mut outcome = Outcome {
+            best_move: r.best_move,
+            ponder_move: r.ponder_move,
+            score: r.score,
+            depth: r.depth,
+            nodes: r.nodes,
+            time: Duration::ZERO,
+            pv: r.pv,
+            draw: false,
+            resign: false,
+            all_banned: r.best_move.is_none() && !pos.legal_moves().is_empty(),
+        };
+        if outcome.pv.first() != outcome.best_move.as_ref() {
+            outcome.pv = outcome.best_move.into_iter().collect();
+        }
+        let margin = self.randomness.margin();
+        if margin > 0 && outcome.best_move.is_some() && !is_mate(outcome.score) {
+            let lines = collector.lines();
+            let best = outcome.score;
+            let candidates: Vec<&Info> = lines
+                .iter()
+                .filter(|l| l.depth == outcome.depth && !l.pv.is_empty())
+                .filter(|l| l.score >= best - margin && l.score.abs() < MATE_BOUND)
+                .collect();
+            if candidates.len() > 1 {
+                let pick = candidates[(self.rng % candidates.len() as u64) as usize];
+                if pick.pv.first() != outcome.best_move.as_ref() {
+                    log::debug!("randomness: playing {} instead", pick.pv[0]);
+                    outcome.best_move = Some(pick.pv[0]);
+                    outcome.ponder_move = pick.pv.get(1).copied();
+                    outcome.score = pick.score;
+                    outcome.pv = pick.pv.clone();
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Accept an offered draw when the position is dead drawn or clearly
+    /// worse; offer one unprompted only when neither side can ever win.
+    pub(super) fn draw(
+        &self,
+        pos: &Position,
+        outcome: &Outcome,
+        offered: bool,
+        c: &Collector,
+    ) -> bool {
+        if insufficient_material(pos) {
+            return true;
+        }
+        if !offered {
+            return false;
+        }
+        if outcome.score <= ACCEPT_DRAW_SCORE {
+            return true;
+        }
+        // An ending with at most two rooks, horses and cannons left in
+        // all, level for several deep iterations.
+        let attackers: u32 = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .map(|&k| pos.kind_bb(k).count())
+            .sum();
+        let history = c.history();
+        let recent: Vec<&(u32, i32)> = history.iter().rev().take(4).collect();
+        attackers <= 2
+            && recent.len() == 4
+            && recent[0].0 >= 8
+            && recent.iter().all(|&&(_, s)| s.abs() <= 10)
+    }
+
+    /// Resign when hopeless for several searches in a row, unless the move
+    /// is forced (one legal move).
+    pub(super) fn resigns(&self, outcome: &Outcome, pos: &Position) -> bool {
+        self.resign
+            && outcome.score <= RESIGN_SCORE
+            && self.hopeless_streak + 1 >= RESIGN_AFTER
+            && pos.legal_moves().len() > 1
+    }
+}
+
+/// A legal move without searching (when the search failed).
+pub(super) fn fallback_outcome(pos: &Position, banned: &[Move]) -> Outcome {
+    let legal = pos.legal_moves();
+    let best = legal.iter().copied().find(|m| !banned.contains(m));
+    Outcome {
+        best_move: best,
+        ponder_move: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: best.into_iter().collect(),
+        draw: false,
+        resign: false,
+        all_banned: best.is_none() && !legal.is_empty(),
+    }
+}
