@@ -6,25 +6,14 @@
 //! rules.md; each notes what pyffish (`is_optional_game_end`, ranks 1–10)
 //! says about it and, where it disagrees, why rules.md wins.
 
+mod common;
+use common::play;
 use shuai_board::rules::{
     classify_move, insufficient_material, judge_game_end, judge_repetition, judge_repetition_n,
     judge_repetition_with, natural_limit, repetition_result, repetition_result_with, Conduct,
     GameResult, MoveClass, Reason, RuleBook, RuleOptions, Verdict,
 };
 use shuai_board::{Color, Position, Square};
-
-/// Plays `moves` (ICCS, space separated) from `fen`.
-fn play(fen: &str, moves: &str) -> Position {
-    let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    for text in moves.split_whitespace() {
-        let m = pos
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{fen}: {text}: {e}"));
-        assert!(pos.is_legal(m), "{fen}: {text} is illegal in {pos:?}");
-        pos.make_move(m);
-    }
-    pos
-}
 
 fn parse_result(s: &str) -> GameResult {
     match s {
