@@ -6,25 +6,14 @@
 //! rules.md; each notes what pyffish (`is_optional_game_end`, ranks 1–10)
 //! says about it and, where it disagrees, why rules.md wins.
 
+mod common;
+use common::play;
 use shuai_board::rules::{
     classify_move, insufficient_material, judge_game_end, judge_repetition, judge_repetition_n,
-    judge_repetition_with, natural_limit, repetition_result, Conduct, GameResult, MoveClass,
-    Reason, RuleOptions, Verdict,
+    judge_repetition_with, natural_limit, repetition_result, repetition_result_with, Conduct,
+    GameResult, MoveClass, Reason, RuleBook, RuleOptions, Verdict,
 };
 use shuai_board::{Color, Position, Square};
-
-/// Plays `moves` (ICCS, space separated) from `fen`.
-fn play(fen: &str, moves: &str) -> Position {
-    let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    for text in moves.split_whitespace() {
-        let m = pos
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{fen}: {text}: {e}"));
-        assert!(pos.is_legal(m), "{fen}: {text} is illegal in {pos:?}");
-        pos.make_move(m);
-    }
-    pos
-}
 
 fn parse_result(s: &str) -> GameResult {
     match s {
@@ -37,34 +26,114 @@ fn parse_result(s: &str) -> GameResult {
 
 // ----- the reference cases ----------------------------------------------
 
+/// The reference cases where the Chinese book (rules.md) rules otherwise
+/// than Fairy-Stockfish, which follows the Asian book: the Chinese verdict
+/// and the rule that decides it. Under the Asian book all 31 agree.
+const CHINESE_DIFFERS: [(&str, GameResult, &str); 4] = [
+    // Black's rook attacks the cannon b0, then the cannon a0: a chase on
+    // every move of two pieces in turn. Chinese 28.12 (一子或数子): a
+    // perpetual chase of several pieces is forbidden, so both sides make
+    // forbidden moves: draw. Asian rules 16 and 32 allow it: Black wins.
+    (
+        "fsf-1164",
+        GameResult::Draw,
+        "28.12 perpetual chase of several pieces",
+    ),
+    // Each black rook move leaves a mate in three moves, all checks, if Red
+    // passed: a perpetual mate threat (长杀), forbidden by the Chinese book
+    // (rules.md: mate threats are searched at least three moves deep),
+    // against Red's allowed moves: Black loses. Asian rules 9 and 10: a
+    // mate threat is no attack, draw.
+    (
+        "fsf-1187",
+        GameResult::Loss,
+        "perpetual mate threat (depth 3)",
+    ),
+    // The black advisor's moves take away (f9e8 blocks the red rook's
+    // defence of the horse g8) or remove (e8f9 takes away the cannon a8's
+    // screen) the horse's protection, so the pinned black rook's capture of
+    // it becomes winning: a chase by removing a defender (细则2, 从没捉到捉).
+    // Both sides chase perpetually: draw. The Asian book (rule 19, D39):
+    // a rook that cannot move because of the horse does not chase it, so
+    // only Red chases: Black wins.
+    (
+        "fsf-1193",
+        GameResult::Draw,
+        "细则2 chase by removing a defender",
+    ),
+    // The same with the colours of D39 turned: Red's advisor alternately
+    // removes the cannon i1's screen and blocks the black rook's line, each
+    // time leaving the horse c1 to the pinned red rook d1 (细则2); Black's
+    // rook moves uncover the cannon's attack on d1. Chinese: mutual
+    // perpetual chase, draw. Asian rule 19: the pinned rook does not
+    // chase, Red wins.
+    (
+        "fsf-1195",
+        GameResult::Draw,
+        "细则2 chase by removing a defender",
+    ),
+];
+
+/// The reference cases as (id, FEN, moves, Fairy-Stockfish's verdict,
+/// description).
+fn reference_data() -> Vec<(
+    &'static str,
+    &'static str,
+    &'static str,
+    GameResult,
+    &'static str,
+)> {
+    include_str!("data/repetition-cases.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f[0], f[1], f[2], parse_result(f[3]), f[4])
+        })
+        .collect()
+}
+
+/// The verdict a book must give on a reference case.
+fn expected_by(book: RuleBook, id: &str, fsf: GameResult) -> GameResult {
+    match book {
+        RuleBook::Asian => fsf,
+        RuleBook::Chinese => CHINESE_DIFFERS
+            .iter()
+            .find(|c| c.0 == id)
+            .map_or(fsf, |c| c.1),
+    }
+}
+
 #[test]
 fn reference_cases() {
-    let data = include_str!("data/repetition-cases.tsv");
-    let mut n = 0;
+    let data = reference_data();
+    assert_eq!(data.len(), 31);
     let mut failures = Vec::new();
-    for line in data.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split('\t').collect();
-        let (id, fen, moves, expected, what) = (f[0], f[1], f[2], parse_result(f[3]), f[4]);
-        n += 1;
-        let pos = play(fen, moves);
-        let v = judge_repetition(&pos);
-        let got = v.as_ref().map(|v| v.result);
-        // The search view (first repetition) agrees on these cycles.
-        let fast = repetition_result(&pos, 3);
-        assert_eq!(got, fast, "{id}: fast and full verdicts differ");
-        if got != Some(expected) {
-            failures.push(format!(
-                "{id} ({what}): expected {expected}, got {:?}\n    {}",
-                got,
-                v.map(|v| v.explanation).unwrap_or_default()
-            ));
+    for book in RuleBook::ALL {
+        let opts = RuleOptions::with_book(book);
+        for &(id, fen, moves, fsf, what) in &data {
+            let expected = expected_by(book, id, fsf);
+            let pos = play(fen, moves);
+            let v = judge_repetition_with(&pos, &opts);
+            let got = v.as_ref().map(|v| v.result);
+            // The search view agrees with the referee's.
+            let fast = repetition_result_with(&pos, &opts);
+            assert_eq!(got, fast, "{id} {book}: fast and full verdicts differ");
+            if got != Some(expected) {
+                failures.push(format!(
+                    "{id} {book} ({what}): expected {expected}, got {:?}\n    {}",
+                    got,
+                    v.map(|v| v.explanation).unwrap_or_default()
+                ));
+            }
         }
     }
-    assert_eq!(n, 31);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Each Chinese exception really differs from Fairy-Stockfish.
+    for (id, chinese, _) in CHINESE_DIFFERS {
+        let fsf = data.iter().find(|d| d.0 == id).map(|d| d.3);
+        assert!(fsf.is_some() && fsf != Some(chinese), "{id}");
+    }
 }
 
 // ----- symmetry: every reference case mirrored and colour-flipped ----------
@@ -168,21 +237,21 @@ fn colour_flipped(fen: &str, moves: &str) -> (String, String) {
 
 #[test]
 fn reference_cases_mirrored_and_colour_flipped() {
-    let data = include_str!("data/repetition-cases.tsv");
     let mut failures = Vec::new();
-    for line in data
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split('\t').collect();
-        let expected = parse_result(f[3]);
-        for (how, (fen, moves)) in [
-            ("mirrored", mirrored(f[1], f[2])),
-            ("colour-flipped", colour_flipped(f[1], f[2])),
-        ] {
-            let got = judge_repetition(&play(&fen, &moves)).map(|v| v.result);
-            if got != Some(expected) {
-                failures.push(format!("{} {how}: expected {expected}, got {got:?}", f[0]));
+    for book in RuleBook::ALL {
+        let opts = RuleOptions::with_book(book);
+        for (id, fen, moves, fsf, _) in reference_data() {
+            let expected = expected_by(book, id, fsf);
+            for (how, (fen, moves)) in [
+                ("mirrored", mirrored(fen, moves)),
+                ("colour-flipped", colour_flipped(fen, moves)),
+            ] {
+                let got = judge_repetition_with(&play(&fen, &moves), &opts).map(|v| v.result);
+                if got != Some(expected) {
+                    failures.push(format!(
+                        "{id} {book} {how}: expected {expected}, got {got:?}"
+                    ));
+                }
             }
         }
     }
@@ -416,9 +485,11 @@ fn horse_attacking_a_protected_rook_chases() {
     // attacks a7); the rook is protected by the rook on g7 all along, but a
     // horse attacking a rook is a chase anyway. Black's b7a7 attacks the
     // loose horse on a5 (a chase) but a7b7 is idle. Red loses. pyffish:
-    // loss.
+    // loss. (The red advisors are there because against a bare king each
+    // black rook move would threaten mate in three checks, a perpetual
+    // mate threat.)
     check_cycle(
-        "5k3/9/1r4r2/2N6/9/9/9/9/9/3K5 w",
+        "5k3/9/1r4r2/2N6/9/9/9/9/9/3AKA3 w",
         "c6a5 b7a7 a5c6 a7b7",
         GameResult::Loss,
         Reason::ForbiddenRepetition {
@@ -450,9 +521,10 @@ fn rook_attacking_a_pinned_rook_chases() {
     // The black rook c9/b9 is pinned along rank 9 by the red rook a9
     // against its king e9, so it cannot take back the red rook that
     // follows it on the c and b files: a chase, not an exchange offer.
-    // Red loses. pyffish: loss.
+    // Red loses. pyffish: loss. (The black advisor e8 is there because
+    // without it each red rook move would threaten mate in three checks.)
     check_cycle(
-        "R1r1k4/9/9/9/9/9/9/9/9/1R1K5 w",
+        "R1r1k4/4a4/9/9/9/9/9/9/9/1R1K5 w",
         "b0c0 c9b9 c0b0 b9c9",
         GameResult::Loss,
         Reason::ForbiddenRepetition {

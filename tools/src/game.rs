@@ -188,7 +188,9 @@ impl Termination {
             Reason::ForbiddenRepetition { conduct, .. } => match conduct {
                 Conduct::PerpetualCheck => PerpetualCheck,
                 Conduct::PerpetualMateThreat => PerpetualMateThreat,
-                Conduct::PerpetualChase { .. } => PerpetualChase,
+                Conduct::PerpetualChase { .. } | Conduct::PerpetualChaseOfSeveral { .. } => {
+                    PerpetualChase
+                }
                 Conduct::MixedAttacks | Conduct::Allowed => MixedAttacks,
             },
             Reason::MutualForbidden => MutualForbidden,

@@ -2,8 +2,9 @@
 //! chase or idle (see the module documentation of [`crate::rules`] for what
 //! the detectors cover).
 
+use super::book::Policy;
 use super::RuleOptions;
-use crate::{Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use crate::{attacks, Bitboard, Color, Move, Piece, PieceKind, Position, Square};
 
 /// A piece found chased by a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,33 +109,49 @@ pub(crate) struct MoveAnalysis {
     /// New winning attacks by a pawn alone: they count only when both sides
     /// make forbidden moves in the cycle.
     pub pawn_victims: Vec<Chased>,
+    /// Pieces a checking move also chases, where the book counts them
+    /// ([`Policy::check_also_chases`]); empty otherwise.
+    pub check_victims: Vec<Chased>,
 }
 
 /// Plays `m` on `pos` (it stays played) and classifies it. Victims are
 /// reported with `origin == square`; the caller renames them.
+///
+/// Where a mate threat is no attack (the Asian book), a move that threatens
+/// mate and also chases is a chase, and [`MoveClass::MateThreat`] is left
+/// for threats that chase nothing: the label the reasons show, an allowed
+/// move for the cycle judge.
 pub(crate) fn analyse_move(pos: &mut Position, m: Move, opts: &RuleOptions) -> MoveAnalysis {
+    let policy = opts.book.policy();
     pos.make_move(m);
     let mut out = MoveAnalysis {
         class: MoveClass::Idle,
         pawn_victims: Vec::new(),
+        check_victims: Vec::new(),
     };
     if pos.in_check() {
         out.class = MoveClass::Check;
+        if policy.check_also_chases {
+            out.check_victims = chases(pos, m, policy).0;
+        }
         return out;
     }
+    let mut threat = false;
     if opts.mate_threat_depth > 0 {
         pos.make_null_move();
-        let threat = mate_by_checks(pos, opts.mate_threat_depth);
+        threat = mate_by_checks(pos, opts.mate_threat_depth);
         pos.unmake_null_move();
-        if threat {
+        if threat && policy.mate_threat_is_attack {
             out.class = MoveClass::MateThreat;
             return out;
         }
     }
-    let (victims, pawn_victims) = chases(pos, m);
+    let (victims, pawn_victims) = chases(pos, m, policy);
     out.pawn_victims = pawn_victims;
     if !victims.is_empty() {
         out.class = MoveClass::Chase { victims };
+    } else if threat {
+        out.class = MoveClass::MateThreat;
     }
     out
 }
@@ -258,12 +275,24 @@ fn swap(pos: &mut Position, sq: Square, on_sq: i32, depth: u32, legal: bool) -> 
 
 /// Whether the side to move could win the piece on `v` by capturing it with
 /// the piece on `a`: the capture is legal, it is not an exchange offer
-/// (same kind, and the target could legally take the attacker), the
-/// exchange on `v` gains material, and the capture does not allow a mate
-/// in one. With `legal` false, legality is ignored throughout (after the
-/// first capture, which must still be pseudo-legal), as is the mate test:
-/// the question becomes whether the piece is protected on the board.
-pub(crate) fn wins_piece(pos: &mut Position, a: Square, v: Square, legal: bool) -> bool {
+/// (same kind, and the target could legally take the attacker), it gains
+/// material, and it does not allow a mate in one. With `legal` false,
+/// legality is ignored throughout (after the first capture, which must
+/// still be pseudo-legal), as is the mate test: the question becomes
+/// whether the piece is protected on the board.
+///
+/// "Gains material": a cheaper piece taking a dearer one always does (a
+/// horse or cannon taking a rook, in both books). Otherwise, where the
+/// policy counts defenders (Chinese, 少根), the exchange on `v` must win;
+/// where it does not (Asian rule 35), the target must have no defender able
+/// to take back at all.
+pub(crate) fn wins_piece(
+    pos: &mut Position,
+    a: Square,
+    v: Square,
+    legal: bool,
+    policy: &Policy,
+) -> bool {
     let m = Move::new(a, v);
     if !(if legal {
         pos.is_legal(m)
@@ -294,28 +323,72 @@ pub(crate) fn wins_piece(pos: &mut Position, a: Square, v: Square, legal: bool) 
     } else {
         value(attacker, v)
     };
+    let victim_value = value(victim, v);
     pos.make_move(m);
-    let gain = value(victim, v) - swap(pos, v, attacker_value, MAX_SWAP_DEPTH, legal);
+    let gain = if policy.count_defenders {
+        victim_value - swap(pos, v, attacker_value, MAX_SWAP_DEPTH, legal)
+    } else if victim_value > attacker_value || !defended(pos, v, legal) {
+        victim_value
+    } else {
+        0
+    };
     let wins = gain > 0 && (!legal || !has_mate_in_one(pos));
     pos.unmake_move();
     wins
 }
 
+/// Whether the side to move can take back on `sq` (legally, or with
+/// `legal` false by the pieces' moves alone): a real defender, whatever
+/// the count of attackers. A pinned defender, or a king that would step
+/// into an attack, is a false one when `legal`.
+fn defended(pos: &Position, sq: Square, legal: bool) -> bool {
+    let us = pos.side_to_move();
+    pos.attackers_to(sq, us, pos.occupied())
+        .into_iter()
+        .any(|from| {
+            let m = Move::new(from, sq);
+            if legal {
+                pos.is_legal(m)
+            } else {
+                pos.is_pseudo_legal(m)
+            }
+        })
+}
+
+/// `us`'s pieces standing on the leg of an enemy horse that would check
+/// `us`'s king if they left: pinned by a horse (Asian rule 19).
+fn horse_pinned(pos: &Position, us: Color) -> Bitboard {
+    let ks = pos.king_square(us);
+    let occ = pos.occupied();
+    let horses = pos.pieces(!us, PieceKind::Horse);
+    (attacks::horse_attacker_legs(ks) & pos.color_bb(us))
+        .into_iter()
+        .filter(|&leg| (attacks::horse_attackers(ks, occ.without(leg)) & horses).any())
+        .collect()
+}
+
 /// The chases made by `m`, just played in `pos` (the opponent to move and
 /// not in check): pieces the mover could now win that it could not win
 /// before the move. The second list holds those attacked by a pawn alone.
+/// Each chased piece is listed once, with the first attacker found.
 ///
-/// When the attacker already attacked the piece before the move, the move
-/// counts only if the piece is now protected on the board but not in law:
-/// a defender became pinned, or its recapture now runs into an x-ray or a
-/// discovered check. A move that merely blocks a defender's line or takes
-/// away a cannon's screen is a block (拦), idle.
-fn chases(pos: &mut Position, m: Move) -> (Vec<Chased>, Vec<Chased>) {
+/// Every attacker is compared before and after the move, not only the
+/// piece that moved (细则2, 从没捉到捉): a line uncovered, a defender taken
+/// away, pinned or blocked, a cannon's screen supplied, each make an attack
+/// that did not win before win now, and that is a chase. A block (拦) that
+/// makes no capture newly winning stays idle. When the mover was in check
+/// before its move, an attack that existed before never counts: the move
+/// was forced.
+fn chases(pos: &mut Position, m: Move, policy: &Policy) -> (Vec<Chased>, Vec<Chased>) {
     let them = pos.side_to_move();
     let us = !them;
     let targets = chaseable(pos, them);
+    let mut attackers = pos.color_bb(us);
+    if !policy.horse_pinned_attackers_chase {
+        attackers &= !horse_pinned(pos, us);
+    }
     let mut pairs: Vec<(Square, Square)> = Vec::new();
-    for a in pos.color_bb(us) {
+    for a in attackers {
         for v in pos.attacks_from(a) & targets {
             pairs.push((a, v));
         }
@@ -323,41 +396,35 @@ fn chases(pos: &mut Position, m: Move) -> (Vec<Chased>, Vec<Chased>) {
     if pairs.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    // After the move, as if the opponent passed: (attacker, victim,
-    // protected on the board).
+    // After the move, as if the opponent passed: (attacker, victim).
     pos.make_null_move();
-    let mut found: Vec<(Square, Square, bool)> = Vec::new();
-    for &(a, v) in &pairs {
-        if wins_piece(pos, a, v, true) {
-            found.push((a, v, !wins_piece(pos, a, v, false)));
-        }
-    }
+    pairs.retain(|&(a, v)| wins_piece(pos, a, v, true, policy));
     pos.unmake_null_move();
-    if found.is_empty() {
+    if pairs.is_empty() {
         return (Vec::new(), Vec::new());
     }
     // Attackers of each victim other than kings and pawns, after the move.
     let occ = pos.occupied();
     let heavy = pos.color_bb(us) & !pos.kind_bb(PieceKind::King) & !pos.kind_bb(PieceKind::Pawn);
-    let pieces: Vec<(Piece, Piece, bool)> = found
+    let pieces: Vec<(Piece, Piece, bool)> = pairs
         .iter()
-        .map(|&(a, v, _)| {
-            let attacker = pos.piece_at(a).expect("attacker");
-            let victim = pos.piece_at(v).expect("victim");
+        .filter_map(|&(a, v)| {
             let backed = (pos.attackers_to(v, us, occ) & heavy).without(a).any();
-            (attacker, victim, backed)
+            Some((pos.piece_at(a)?, pos.piece_at(v)?, backed))
         })
         .collect();
     // Before the move: did the same attack exist, was it already winning?
     pos.unmake_move();
     let was_in_check = pos.in_check();
-    let mut victims = Vec::new();
-    let mut pawn_victims = Vec::new();
-    for (&(a, v, protected_on_board), &(attacker, victim, backed)) in found.iter().zip(&pieces) {
+    let mut victims: Vec<Chased> = Vec::new();
+    let mut pawn_victims: Vec<Chased> = Vec::new();
+    for (&(a, v), &(attacker, victim, backed)) in pairs.iter().zip(&pieces) {
+        if victims.iter().any(|c| c.square == v) {
+            continue;
+        }
         let before = if a == m.to() { m.from() } else { a };
         let attacked_before = pos.attacks_from(before).has(v);
-        let new = !attacked_before
-            || (!was_in_check && protected_on_board && !wins_piece(pos, before, v, true));
+        let new = !attacked_before || (!was_in_check && !wins_piece(pos, before, v, true, policy));
         if !new {
             continue;
         }
@@ -369,12 +436,18 @@ fn chases(pos: &mut Position, m: Move) -> (Vec<Chased>, Vec<Chased>) {
             attacker_square: a,
         };
         match attacker.kind() {
+            // Asian rules 28 and 29: the king and pawns may chase.
+            PieceKind::King | PieceKind::Pawn if !policy.king_and_pawn_chases_count => {}
             PieceKind::King | PieceKind::Pawn if !backed => {
-                if attacker.kind() == PieceKind::Pawn {
+                if attacker.kind() == PieceKind::Pawn && !pawn_victims.iter().any(|c| c.square == v)
+                {
                     pawn_victims.push(chased);
                 }
             }
-            _ => victims.push(chased),
+            _ => {
+                pawn_victims.retain(|c| c.square != v);
+                victims.push(chased);
+            }
         }
     }
     pos.make_move(m);

@@ -1,9 +1,10 @@
 //! Finding a repetition cycle in a position's history, classifying its
 //! moves with pieces tracked by identity, and judging each side's conduct.
 
+use super::book::Policy;
 use super::classify::{analyse_move, Chased, MoveClass};
 use super::verdict::{decide, explain, GameResult, Verdict};
-use super::RuleOptions;
+use super::{RuleBook, RuleOptions};
 use crate::{Bitboard, Color, Move, Position, Square, SQUARES};
 
 /// One move of a repetition cycle with its classification.
@@ -24,6 +25,17 @@ pub struct ClassifiedMove {
     /// New winning attacks by a pawn alone (counted only when both sides
     /// make forbidden moves).
     pub pawn_victims: Vec<Chased>,
+    /// Pieces a checking move also chases, counted towards a perpetual
+    /// chase where the book says so (the Asian book); empty otherwise.
+    pub check_victims: Vec<Chased>,
+}
+
+impl ClassifiedMove {
+    /// Every piece the move chases as judged: the victims of its class and
+    /// those of a check that also chases.
+    pub fn chased(&self) -> impl Iterator<Item = &Chased> {
+        self.class.victims().iter().chain(&self.check_victims)
+    }
 }
 
 /// How a side behaved over a whole cycle.
@@ -39,11 +51,21 @@ pub enum Conduct {
         /// The chased piece's point at the start of the cycle.
         origin: Square,
     },
+    /// Every move chased, but no one piece was chased by all of them: a
+    /// perpetual chase of several pieces (长捉 一子或数子, Chinese rule
+    /// 28.12). Forbidden by the Chinese book only; the Asian book allows
+    /// it (rules 16 and 32), so it never reports it.
+    PerpetualChaseOfSeveral {
+        /// The chased pieces, by their points at the start of the cycle.
+        origins: Bitboard,
+    },
     /// Every move was an attack of mixed kinds (one check one chase, one
-    /// check one mate threat, one mate threat one chase); chasing moves
-    /// share a victim.
+    /// check one mate threat, one mate threat one chase): forbidden by the
+    /// Chinese book only.
     MixedAttacks,
-    /// At least one idle move (or chases without a common victim).
+    /// At least one idle move, or (by the Asian book) attacks the book
+    /// allows: mate threats, chases of different pieces, checks mixed with
+    /// chases.
     Allowed,
 }
 
@@ -72,6 +94,8 @@ pub struct CycleReport {
     pub black: Conduct,
     /// Whether attacks by a pawn alone were counted (both sides forbidden).
     pub pawn_attacks_counted: bool,
+    /// The rule book that judged the cycle.
+    pub book: RuleBook,
 }
 
 impl CycleReport {
@@ -142,6 +166,7 @@ fn classify_cycle(
             victims.iter_mut().for_each(rename);
         }
         a.pawn_victims.iter_mut().for_each(rename);
+        a.check_victims.iter_mut().for_each(rename);
         identity[m.to().index()] = identity[m.from().index()].take();
         moves.push(ClassifiedMove {
             mv: m,
@@ -149,15 +174,17 @@ fn classify_cycle(
             chinese,
             class: a.class,
             pawn_victims: a.pawn_victims,
+            check_victims: a.check_victims,
         });
     }
+    let policy = opts.book.policy();
     let strict = [
-        conduct(&moves, Color::Red, false),
-        conduct(&moves, Color::Black, false),
+        conduct(&moves, Color::Red, false, policy),
+        conduct(&moves, Color::Black, false, policy),
     ];
     let loose = [
-        conduct(&moves, Color::Red, true),
-        conduct(&moves, Color::Black, true),
+        conduct(&moves, Color::Red, true, policy),
+        conduct(&moves, Color::Black, true, policy),
     ];
     let mutual = loose[0].is_forbidden() && loose[1].is_forbidden();
     let pawn_attacks_counted = mutual && strict != loose;
@@ -169,7 +196,15 @@ fn classify_cycle(
             }
             let extra = std::mem::take(&mut cm.pawn_victims);
             match &mut cm.class {
-                MoveClass::Chase { victims } => victims.extend(extra),
+                // A piece chased by a pawn and by another piece is already
+                // listed; list it once.
+                MoveClass::Chase { victims } => {
+                    for c in extra {
+                        if !victims.iter().any(|v| v.origin == c.origin) {
+                            victims.push(c);
+                        }
+                    }
+                }
                 MoveClass::Idle => cm.class = MoveClass::Chase { victims: extra },
                 _ => cm.pawn_victims = extra,
             }
@@ -182,17 +217,21 @@ fn classify_cycle(
         red,
         black,
         pawn_attacks_counted,
+        book: opts.book,
     }
 }
 
 /// The conduct of `side` over `moves`; with `pawns`, attacks by a pawn
-/// alone count as chases.
-fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool) -> Conduct {
+/// alone count as chases. The policy says whether mate threats are attacks,
+/// whether a perpetual chase needs one same piece and whether mixed attacks
+/// are forbidden.
+fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool, policy: &Policy) -> Conduct {
     let mine = moves.iter().filter(|m| m.mover == side);
     let mut all_checks = true;
     let mut all_threats = true;
     let mut all_chases = true;
     let mut common: Option<Bitboard> = None;
+    let mut chased = Bitboard::EMPTY;
     let mut any = false;
     for m in mine {
         any = true;
@@ -204,8 +243,14 @@ fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool) -> Conduct {
                 .map(|c| c.origin)
                 .collect::<Bitboard>();
         }
+        origins |= m
+            .check_victims
+            .iter()
+            .map(|c| c.origin)
+            .collect::<Bitboard>();
         let chase = match m.class {
-            MoveClass::Check | MoveClass::MateThreat => false,
+            MoveClass::Check => origins.any(),
+            MoveClass::MateThreat if policy.mate_threat_is_attack => false,
             _ if origins.any() => true,
             _ => return Conduct::Allowed,
         };
@@ -214,6 +259,7 @@ fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool) -> Conduct {
         all_chases &= chase;
         if chase {
             common = Some(common.map_or(origins, |c| c & origins));
+            chased |= origins;
         }
     }
     if !any {
@@ -226,11 +272,13 @@ fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool) -> Conduct {
         return Conduct::PerpetualMateThreat;
     }
     match common {
-        Some(c) if c.is_empty() => Conduct::Allowed,
-        Some(c) if all_chases => Conduct::PerpetualChase {
-            origin: c.first().expect("non-empty"),
+        Some(c) if all_chases => match c.first() {
+            Some(origin) => Conduct::PerpetualChase { origin },
+            None if policy.chase_needs_same_piece => Conduct::Allowed,
+            None => Conduct::PerpetualChaseOfSeveral { origins: chased },
         },
-        _ => Conduct::MixedAttacks,
+        _ if policy.mixed_attacks_forbidden => Conduct::MixedAttacks,
+        _ => Conduct::Allowed,
     }
 }
 

@@ -25,8 +25,8 @@
 //!
 //! **Mate threat** (杀): after the move, if the opponent passed, the mover
 //! would have a forced mate made of checks only, within
-//! [`RuleOptions::mate_threat_depth`] of its own moves (default 2: a mate
-//! in one, or a check all of whose answers allow a mating check). Not
+//! [`RuleOptions::mate_threat_depth`] of its own moves (default 3, the
+//! least rules.md accepts: a mate in three moves, all checks). Not
 //! covered: mates that need a quiet move, threats of stalemate (困毙, also a
 //! win in Xiangqi) and longer check sequences.
 //!
@@ -45,16 +45,13 @@
 //!
 //! * the capture must be legal, so pinned attackers cannot chase, and it
 //!   must not let the opponent mate at once (a checking move that mates);
-//! * the attack must be new. If the attacker did not attack the piece
-//!   before the move, it is. If it did, the move counts only when the piece
-//!   could not be won before and is still protected "on the board" after
-//!   (an exchange search that ignores pins and checks says so), that is
-//!   when the move made a defender unable to recapture in law: it pinned
-//!   it, or an x-ray or a discovered check now stops the recapture. A move
-//!   that only blocks a defender's line or takes away a cannon's screen is
-//!   a block (拦), idle, as in the reference cases D39 (fsf-1193/1195).
-//!   When the mover was in check before its move, an attack that existed
-//!   before never counts;
+//! * the attack must be new (细则2, 从没捉到捉): for every attacker, not
+//!   only the piece that moved, the capture must win now and must not
+//!   have won before the move. So moving the attacker, uncovering a line,
+//!   removing, pinning or blocking the target's defender and supplying a
+//!   cannon's screen all make chases; a block (拦) that makes no capture
+//!   newly winning stays idle. When the mover was in check before its
+//!   move, an attack that existed before never counts;
 //! * an attack on a piece of the same kind that can legally take back
 //!   (rook on rook, horse on horse, cannon on cannon) is an exchange offer,
 //!   idle; a pinned target, or a horse whose leg is blocked, cannot take
@@ -74,19 +71,44 @@
 //!
 //! Chased pieces are tracked as pieces, not points: each piece is named by
 //! the point it stood on at the start of the cycle and followed as it
-//! moves. A side chases perpetually when every one of its moves in the
-//! cycle is a chase and one same piece is chased by all of them (the
-//! Fairy-Stockfish reading, which the reference cases follow: a cannon
-//! that alternately attacks two different rooks is not a perpetual chase).
-//! In mixed cycles (check and chase, mate threat and chase) the chasing
-//! moves must share a victim; check and mate-threat moves need none.
+//! moves. By the Chinese book a side chases perpetually when every one of
+//! its moves in the cycle is a chase, of one piece or of several in turn
+//! (一子或数子, 28.12; [`Conduct::PerpetualChaseOfSeveral`] for the
+//! latter). By the Asian book one same piece must be chased by all of them
+//! (rules 16, 18 and 32; the Fairy-Stockfish reading).
+//!
+//! # The two rule books
+//!
+//! [`RuleOptions::book`] selects the Chinese (default) or the Asian
+//! ([`RuleBook`]) repetition rules. The classifier and the verdict table
+//! are the same; the book's policy (module `book`) switches the points
+//! where they differ. By the Asian book:
+//!
+//! * a mate threat is no attack: perpetual mate threats, and cycles mixing
+//!   them with checks or chases, are allowed (rules 9, 10);
+//! * "one check one chase" is allowed (rule 12), perpetual check still
+//!   loses (rule 6); a check that attacks the same piece as the other moves
+//!   counts towards a perpetual chase of it;
+//! * a perpetual chase must chase one same piece (rules 16, 32);
+//! * a piece with a real defender (one that can legally take back) cannot
+//!   be chased, whatever the count of attackers (rule 35), except by a
+//!   cheaper piece (horse or cannon on a rook, rules 15, 26);
+//! * the king and pawns may chase (rules 28, 29);
+//! * a pinned piece does not chase, not even its pinner (rules 19, 27).
+//!
+//! Not covered by the Asian book's detector: appendix B (an attack the
+//! target ignores is no chase), the confined rook's protection on one of
+//! its squares (rule 27), rules whose pages are lost (11, 14, 20–22, 30,
+//! 31, 34, 37, 39).
 
+mod book;
 mod classify;
 mod cycle;
 mod game_end;
 mod natural_limit;
 mod verdict;
 
+pub use book::{RuleBook, UnknownRuleBook};
 pub use classify::{classify_move, classify_move_with, Chased, MoveClass};
 pub use cycle::{
     analyze_cycle, judge_repetition, judge_repetition_n, judge_repetition_with, repetition_result,
@@ -111,8 +133,11 @@ pub struct RuleOptions {
     pub occurrences: usize,
     /// Depth, in the mover's own moves, of the checks-only mate search that
     /// detects mate threats; 0 turns the detection off, 1 finds a mate in
-    /// one after a pass, 2 (the default) also a check followed by a mate.
+    /// one after a pass, 2 also a check followed by a mate, 3 (the default,
+    /// the least rules.md accepts) a mate in three moves, all checks.
     pub mate_threat_depth: u32,
+    /// The rule book that judges repetitions (default: the Chinese rules).
+    pub book: RuleBook,
     /// Plies without a capture that draw the game (default 120).
     pub natural_limit_plies: u32,
     /// Whether [`judge_game_end_with`] declares a draw when neither side
@@ -121,11 +146,23 @@ pub struct RuleOptions {
     pub insufficient_material_draw: bool,
 }
 
+impl RuleOptions {
+    /// The default options with the repetitions judged by `book`: what
+    /// callers that only choose the book pass to the `*_with` functions.
+    pub fn with_book(book: RuleBook) -> RuleOptions {
+        RuleOptions {
+            book,
+            ..RuleOptions::default()
+        }
+    }
+}
+
 impl Default for RuleOptions {
     fn default() -> RuleOptions {
         RuleOptions {
             occurrences: 3,
-            mate_threat_depth: 2,
+            mate_threat_depth: 3,
+            book: RuleBook::Chinese,
             natural_limit_plies: DEFAULT_NATURAL_LIMIT_PLIES,
             insufficient_material_draw: false,
         }

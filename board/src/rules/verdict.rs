@@ -3,7 +3,8 @@
 
 use super::classify::{kind_name, MoveClass};
 use super::cycle::{Conduct, CycleReport};
-use crate::Color;
+use super::RuleBook;
+use crate::{Bitboard, Color};
 use std::fmt;
 
 /// A game result from the point of view of the side to move.
@@ -158,6 +159,7 @@ fn conduct_name(c: Conduct) -> &'static str {
         Conduct::PerpetualCheck => "perpetual check",
         Conduct::PerpetualMateThreat => "perpetual mate threat",
         Conduct::PerpetualChase { .. } => "perpetual chase",
+        Conduct::PerpetualChaseOfSeveral { .. } => "perpetual chase of several pieces",
         Conduct::MixedAttacks => "a mix of checks, mate threats and chases",
         Conduct::Allowed => "allowed moves",
     }
@@ -213,20 +215,41 @@ pub(crate) fn decide(report: &CycleReport, stm: Color) -> (GameResult, Reason) {
     }
 }
 
+/// The chased pieces of `side`'s moves whose identity is in `origins`, each
+/// once, as `the Black horse (c9), the Black cannon (a7)`: the piece and
+/// its point at the start of the cycle.
+fn chased_list(report: &CycleReport, side: Color, origins: Bitboard) -> String {
+    let mut seen = Bitboard::EMPTY;
+    let mut names = Vec::new();
+    for v in report
+        .moves
+        .iter()
+        .filter(|m| m.mover == side)
+        .flat_map(|m| m.chased())
+    {
+        if origins.has(v.origin) && !seen.has(v.origin) {
+            seen |= Bitboard::from_square(v.origin);
+            names.push(format!(
+                "the {} {} ({})",
+                side_name(v.piece.color()),
+                kind_name(v.piece.kind()),
+                v.origin
+            ));
+        }
+    }
+    names.join(", ")
+}
+
 /// How a side's conduct reads in an explanation.
 fn conduct_words(c: Conduct, report: &CycleReport, side: Color) -> String {
+    let mine = || report.moves.iter().filter(|m| m.mover == side);
     match c {
         Conduct::PerpetualCheck => "checks on every move (perpetual check, 长将)".to_string(),
         Conduct::PerpetualMateThreat => {
             "threatens mate on every move (perpetual mate threat, 长杀)".to_string()
         }
         Conduct::PerpetualChase { origin } => {
-            let victim = report
-                .moves
-                .iter()
-                .filter(|m| m.mover == side)
-                .flat_map(|m| m.class.victims().iter())
-                .find(|v| v.origin == origin);
+            let victim = mine().flat_map(|m| m.chased()).find(|v| v.origin == origin);
             match victim {
                 Some(v) => format!(
                     "chases the same {} {} (on {} at the start of the cycle) on every move \
@@ -238,8 +261,12 @@ fn conduct_words(c: Conduct, report: &CycleReport, side: Color) -> String {
                 None => "chases on every move (perpetual chase, 长捉)".to_string(),
             }
         }
+        Conduct::PerpetualChaseOfSeveral { origins } => format!(
+            "chases on every move, not always the same piece: {} (perpetual chase of \
+             several pieces, 长捉 一子或数子, rule 28.12)",
+            chased_list(report, side, origins)
+        ),
         Conduct::MixedAttacks => {
-            let mine = || report.moves.iter().filter(|m| m.mover == side);
             let mut kinds = Vec::new();
             if mine().any(|m| m.class == MoveClass::Check) {
                 kinds.push("checks");
@@ -248,24 +275,53 @@ fn conduct_words(c: Conduct, report: &CycleReport, side: Color) -> String {
                 kinds.push("mate threats");
             }
             if mine().any(|m| !m.class.victims().is_empty()) {
-                kinds.push("chases of one same piece");
+                kinds.push("chases");
             }
             format!(
                 "attacks on every move, mixing {} (forbidden)",
                 kinds.join(" and ")
             )
         }
-        Conduct::Allowed => {
-            let mut mine = report.moves.iter().filter(|m| m.mover == side);
-            if mine.all(|m| m.class.is_attack()) {
-                "attacks on every move, but chases no one piece on every chasing move \
-                 (allowed)"
-                    .to_string()
-            } else {
-                "makes at least one idle move (allowed)".to_string()
-            }
-        }
+        Conduct::Allowed => allowed_words(report, side),
     }
+}
+
+/// Why allowed moves are allowed: an idle move, or (by the Asian book)
+/// attacks the book allows, named with their rule.
+fn allowed_words(report: &CycleReport, side: Color) -> String {
+    let mine = || report.moves.iter().filter(|m| m.mover == side);
+    if report.book != RuleBook::Asian || mine().any(|m| m.class == MoveClass::Idle) {
+        return "makes at least one idle move (allowed)".to_string();
+    }
+    let threats = mine().any(|m| m.class == MoveClass::MateThreat);
+    let checks = mine().any(|m| m.class == MoveClass::Check);
+    let chased: Bitboard = mine().flat_map(|m| m.chased()).map(|v| v.origin).collect();
+    let chases = chased.any();
+    if threats && !checks && !chases {
+        return "threatens mate on every move (perpetual mate threat: a mate threat is no \
+                attack, allowed by Asian rules 9 and 10)"
+            .to_string();
+    }
+    let mut parts = Vec::new();
+    if threats {
+        parts.push("mate threats, which are no attack (Asian rules 9 and 10)".to_string());
+    }
+    match (checks, chases, threats) {
+        (true, true, _) => {
+            parts.push("checks mixed with chases (one check one chase, Asian rule 12)".to_string())
+        }
+        (true, false, _) => parts.push("checks, but not on every move (Asian rule 13)".to_string()),
+        (false, true, false) => parts.push(format!(
+            "chases of different pieces in turn: {} (no one piece on every move, Asian rules \
+             16 and 32)",
+            chased_list(report, side, chased)
+        )),
+        (false, true, true) => {
+            parts.push(format!("chases of {}", chased_list(report, side, chased)))
+        }
+        (false, false, _) => {}
+    }
+    format!("makes allowed attacks: {} (allowed)", parts.join("; "))
 }
 
 /// The moves of `side` in the last cycle with their classes.
@@ -283,6 +339,12 @@ fn move_list(report: &CycleReport, side: Color) -> String {
         }
         out.push_str(" [");
         out.push_str(&m.class.to_string());
+        if !m.check_victims.is_empty() {
+            let chase = MoveClass::Chase {
+                victims: m.check_victims.clone(),
+            };
+            out.push_str(&format!(" and {chase}"));
+        }
         out.push(']');
     }
     out
@@ -296,7 +358,8 @@ pub(crate) fn explain(
     reason: &Reason,
 ) -> String {
     let mut text = format!(
-        "The position occurred {} times; the last cycle has {} plies{}. ",
+        "{} rules: the position occurred {} times; the last cycle has {} plies{}. ",
+        report.book.name(),
         report.occurrences,
         report.cycle_plies,
         if report.cycle_plies < report.moves.len() {

@@ -1,0 +1,593 @@
+//! The two rule books: the Chinese-rule gaps of issue 15 and every point
+//! where the Asian (AXF/WXF) book differs, each judged under both books.
+//!
+//! Positions marked "D<n>, RECONSTRUCTED" rebuild a numbered diagram of the
+//! WXF "Asia rule" pages (www.wxf.org/xq/rule/asia/): the pages give the
+//! move list and the verdict but the diagram only as an image, so these
+//! are minimal positions, not the book's own, in which the page's move
+//! list is legal and each move does what the page says (research notes
+//! `asian-rules.md`, checked with pyffish 0.0.90, whose Asian-rule verdict
+//! agrees on each). Where the Chinese verdict differs, the test says which
+//! Chinese rule decides.
+
+mod common;
+use common::play;
+use shuai_board::rules::{
+    classify_move_with, judge_repetition_with, repetition_result_with, Conduct, GameResult,
+    MoveClass, Reason, RuleBook, RuleOptions, Verdict,
+};
+use shuai_board::{Bitboard, Color, Position, Square};
+
+use GameResult::{Draw, Loss, Win};
+use RuleBook::{Asian, Chinese};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn squares(list: &[&str]) -> Bitboard {
+    list.iter().map(|s| sq(s)).collect()
+}
+
+/// Judges the game `moves` from `fen` (it must end in a threefold
+/// repetition) by `book` and checks the result, the reason and both
+/// sides' conduct; the search's fast verdict must agree.
+fn expect(
+    book: RuleBook,
+    fen: &str,
+    moves: &str,
+    result: GameResult,
+    reason: Reason,
+    red: Conduct,
+    black: Conduct,
+) -> Verdict {
+    let opts = RuleOptions::with_book(book);
+    let pos = play(fen, moves);
+    let v = judge_repetition_with(&pos, &opts)
+        .unwrap_or_else(|| panic!("no threefold repetition: {fen} / {moves}"));
+    let report = v.cycle.as_ref().expect("a cycle");
+    assert_eq!(
+        (v.result, v.reason, report.red, report.black),
+        (result, reason, red, black),
+        "{book}: {fen} / {moves}\n{}",
+        v.explanation
+    );
+    assert_eq!(report.book, book);
+    assert!(
+        v.explanation
+            .starts_with(&format!("{} rules: ", book.name())),
+        "{}",
+        v.explanation
+    );
+    assert_eq!(repetition_result_with(&pos, &opts), Some(result));
+    v
+}
+
+/// [`expect`] for a draw where both sides' moves are allowed.
+fn allowed_draw(book: RuleBook, fen: &str, moves: &str) -> Verdict {
+    let allowed = Conduct::Allowed;
+    expect(
+        book,
+        fen,
+        moves,
+        Draw,
+        Reason::AllowedRepetition,
+        allowed,
+        allowed,
+    )
+}
+
+/// [`expect`] for Red chasing the piece that stood on `origin` on every
+/// move against Black's allowed moves: Red loses (`result` is for the side
+/// to move at the end).
+fn red_chases_and_loses(
+    book: RuleBook,
+    fen: &str,
+    moves: &str,
+    result: GameResult,
+    origin: &str,
+) -> Verdict {
+    let chase = Conduct::PerpetualChase { origin: sq(origin) };
+    let reason = loses(Color::Red, chase);
+    expect(book, fen, moves, result, reason, chase, Conduct::Allowed)
+}
+
+fn loses(loser: Color, conduct: Conduct) -> Reason {
+    Reason::ForbiddenRepetition { loser, conduct }
+}
+
+/// The class of `mv` in `fen` by `book` (default options otherwise).
+fn class(book: RuleBook, fen: &str, mv: &str) -> MoveClass {
+    let pos = Position::from_fen(fen).unwrap();
+    let m = pos.parse_move(mv).unwrap();
+    assert!(pos.is_legal(m), "{fen} {mv}");
+    classify_move_with(&pos, m, &RuleOptions::with_book(book))
+}
+
+// ----- the Chinese-rule gaps of issue 15 -------------------------------------
+
+/// Issue 15, gap 1: after Black's e9f9, were Red to pass, Black mates in
+/// three moves, all checks (pawn, pawn, rook): a mate threat only a
+/// three-move search sees. Black threatens mate on every move, Red mixes
+/// checks with mate threats: both forbidden, a draw.
+const DEEP_THREAT_FEN: &str = "5k3/2CPP4/9/9/9/9/9/B3p4/r8/4K4 w - - 0 1";
+const DEEP_THREAT_MOVES: &str = "e8f8 f9e9 e0f0 e2f2 f8e8 e9f9 f0e0 f2e2 e8f8 f9e9 e0f0 e2f2 \
+                                 f8e8 e9f9 f0e0 f2e2 e8f8 f9e9";
+
+#[test]
+fn gap_mate_threat_three_checks_deep() {
+    expect(
+        Chinese,
+        DEEP_THREAT_FEN,
+        DEEP_THREAT_MOVES,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::MixedAttacks,
+        Conduct::PerpetualMateThreat,
+    );
+    // The threat needs the third move: with a two-move search e9f9 is no
+    // mate threat.
+    let before = play(DEEP_THREAT_FEN, "e8f8 f9e9 e0f0 e2f2 f8e8");
+    let m = before.parse_move("e9f9").unwrap();
+    let with_depth = |d| {
+        let opts = RuleOptions {
+            mate_threat_depth: d,
+            ..RuleOptions::default()
+        };
+        classify_move_with(&before, m, &opts)
+    };
+    assert_eq!(RuleOptions::default().mate_threat_depth, 3);
+    assert_eq!(with_depth(3), MoveClass::MateThreat);
+    assert_ne!(with_depth(2), MoveClass::MateThreat);
+    // Asian rules 9 and 10: mate threats are no attack; Red's checks are
+    // not perpetual (rule 13): both allowed, a draw for another reason.
+    let v = allowed_draw(Asian, DEEP_THREAT_FEN, DEEP_THREAT_MOVES);
+    assert!(v.explanation.contains("Asian rules 9 and 10"), "{v}");
+}
+
+/// Issue 15, gap 2 (细则2, 从没捉到捉): the red rook d1 always attacks the
+/// black horse c1, which the cannon c9 guards over one screen on the c
+/// file. Each red pawn move changes the number of screens (c6b6 takes the
+/// only one away, b6c6 makes two with the elephant c5), so the capture on
+/// c1 newly wins after every red move: a chase each time, made by removing
+/// a defender, not by moving the attacker. Black's elephant moves restore
+/// the screen, idle. Chinese: Red chases perpetually and loses.
+///
+/// Asian: a draw. The rook d1 stands on the leg of the horse c1, which
+/// would check the king e0 if the rook left: a rook that cannot move
+/// because of an enemy horse does not chase it (rule 19, diagrams 39–41,
+/// and Fairy-Stockfish's fsf-1195, the same pattern). The WXF appendix
+/// example A (a pawn keeps blocking the defender of a horse that a pinned
+/// rook attacks: perpetual chase) says the opposite; the two contradict
+/// each other (H.G. Muller's remark), and we follow rule 19 and the
+/// reference cases.
+#[test]
+fn gap_chase_by_removing_a_defender() {
+    let fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1";
+    let moves = "c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6";
+    red_chases_and_loses(Chinese, fen, moves, Win, "c1");
+    allowed_draw(Asian, fen, moves);
+    // The pawn attacks nothing: the chase is the rook's.
+    let c = class(Chinese, fen, "c6b6");
+    let v = c.victims();
+    assert_eq!(v.len(), 1, "{c}");
+    assert_eq!((v[0].square, v[0].attacker_square), (sq("c1"), sq("d1")));
+    assert_eq!(class(Asian, fen, "c6b6"), MoveClass::Idle);
+    // Unpinned (the red king on d0 instead of e0, the advisor on e1), the
+    // same removal of the defender is a chase by the Asian book too.
+    let unpinned = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nRA4/2BK5 w - - 0 1";
+    assert_eq!(
+        class(Asian, unpinned, "c6b6").to_string(),
+        "chase (horse c1)"
+    );
+}
+
+/// Issue 15, gap 3 (28.12, 一子或数子), from diagram 36, RECONSTRUCTED
+/// (the two red horses and the black screens are the researcher's choice;
+/// WXF `R2=7 c3=7 R7=3 c7=3`). The black cannon attacks the horse g9 from
+/// g7 (screen g8) and the horse c9 from c7 (screen c8) in turn; the red
+/// rook attacks the unprotected cannon on every move.
+///
+/// Chinese: a chase on every move, of one piece or several, is a perpetual
+/// chase (28.12), so both sides make forbidden moves: draw. Asian (rules
+/// 18 and 32, the page's verdict): chasing two pieces in turn is allowed,
+/// the rook's perpetual chase of the same cannon is not: Red loses.
+#[test]
+fn gap_perpetual_chase_of_several_pieces_d36() {
+    let fen = "2N1k1N2/2n3n2/2c6/9/9/9/9/7R1/9/3K5 w";
+    let moves = "h2c2 c7g7 c2g2 g7c7 g2c2 c7g7 c2g2 g7c7 g2c2";
+    let v = expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::PerpetualChase { origin: sq("c7") },
+        Conduct::PerpetualChaseOfSeveral {
+            origins: squares(&["c9", "g9"]),
+        },
+    );
+    assert_eq!(
+        v.explanation,
+        "Chinese rules: the position occurred 3 times; the last cycle has 4 plies (8 plies \
+         judged in all). Red chases the same Black cannon (on c7 at the start of the cycle) \
+         on every move (perpetual chase, 长捉): c2g2 车七平三 [chase (cannon g7)], g2c2 \
+         车三平七 [chase (cannon c7)]. Black chases on every move, not always the same piece: \
+         the Red horse (g9), the Red horse (c9) (perpetual chase of several pieces, 长捉 \
+         一子或数子, rule 28.12): c7g7 炮3平7 [chase (horse g9)], g7c7 炮7平3 [chase (horse \
+         c9)]. Both sides make forbidden moves: draw (Black to move: draw)."
+    );
+    let v = red_chases_and_loses(Asian, fen, moves, Win, "c7");
+    assert_eq!(
+        v.explanation,
+        "Asian rules: the position occurred 3 times; the last cycle has 4 plies (8 plies \
+         judged in all). Red chases the same Black cannon (on c7 at the start of the cycle) \
+         on every move (perpetual chase, 长捉): c2g2 车七平三 [chase (cannon g7)], g2c2 \
+         车三平七 [chase (cannon c7)]. Black makes allowed attacks: chases of different pieces \
+         in turn: the Red horse (g9), the Red horse (c9) (no one piece on every move, Asian \
+         rules 16 and 32) (allowed): c7g7 炮3平7 [chase (horse g9)], g7c7 炮7平3 [chase \
+         (horse c9)]. Forbidden moves (perpetual chase) by Red against allowed moves: Red \
+         loses (Black to move: win)."
+    );
+}
+
+/// A piece attacked by two pieces at once is chased once: a3e3 makes the
+/// rook attack the loose horse e7 and gives the cannon e0 its screen on
+/// the same horse.
+#[test]
+fn each_chased_piece_is_listed_once() {
+    for book in RuleBook::ALL {
+        let c = class(book, "5k3/9/4n4/9/9/9/R8/9/9/3KC4 w", "a3e3");
+        assert_eq!(c.to_string(), "chase (horse e7)", "{book}");
+    }
+}
+
+// ----- the Asian book's differences ----------------------------------------
+
+/// Asian rules 9 and 10 (diagrams 6–10): a perpetual mate threat is
+/// allowed. Black shuffles its cannon b7/a7 while its rooks keep g5g0 mate
+/// ready; Red's pawn moves attack nothing. Chinese: a perpetual mate threat
+/// (长杀) against allowed moves, Black loses. Asian: a draw.
+#[test]
+fn asian_perpetual_mate_threat_is_allowed() {
+    let fen = "5k3/9/1c7/7P1/6r2/9/9/9/r8/4K4 w";
+    let moves = "h6i6 b7a7 i6h6 a7b7 h6i6 b7a7 i6h6 a7b7";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Win,
+        loses(Color::Black, Conduct::PerpetualMateThreat),
+        Conduct::Allowed,
+        Conduct::PerpetualMateThreat,
+    );
+    let v = allowed_draw(Asian, fen, moves);
+    assert_eq!(
+        v.explanation,
+        "Asian rules: the position occurred 3 times; the last cycle has 4 plies (8 plies \
+         judged in all). Red makes at least one idle move (allowed): h6i6 兵二平一 [idle], \
+         i6h6 兵一平二 [idle]. Black threatens mate on every move (perpetual mate threat: a \
+         mate threat is no attack, allowed by Asian rules 9 and 10): b7a7 炮2平1 [mate \
+         threat], a7b7 炮1平2 [mate threat]. Both sides' moves are allowed: draw (Red to \
+         move: draw)."
+    );
+}
+
+/// Asian rule 12 (diagram 13): "one check one chase" is allowed. Red
+/// alternates a check (a5e5) and a chase of the loose horse a7 (e5a5).
+/// Chinese: a mix of attacks on every move is forbidden, Red loses.
+/// Asian: a draw.
+#[test]
+fn asian_one_check_one_chase_is_allowed() {
+    let fen = "4k4/9/n8/9/R8/9/9/9/9/3K5 w";
+    let moves = "a5e5 e9f9 e5a5 f9e9 a5e5 e9f9 e5a5 f9e9";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Loss,
+        loses(Color::Red, Conduct::MixedAttacks),
+        Conduct::MixedAttacks,
+        Conduct::Allowed,
+    );
+    let v = allowed_draw(Asian, fen, moves);
+    assert!(v.explanation.contains("Asian rule 12"), "{v}");
+}
+
+/// Game 38 of a match against Fairy-Stockfish: Red's cannon alternates a
+/// check (h4e4) and a mate threat (e4h4); Black's rook blocks, each time
+/// newly attacking the unprotected cannon. Chinese: one check one mate
+/// threat and a perpetual chase, both forbidden, draw. Asian: Red's moves
+/// are allowed (a mate threat is no attack, rules 9 and 13), Black's
+/// perpetual chase of the same cannon is not: Black loses, as pyffish says.
+#[test]
+fn asian_check_and_mate_threat_against_a_perpetual_chase() {
+    let fen = "rn1a1ab2/4k1N2/4b1n2/2p3p1p/2c4r1/P3C4/4p1P1P/4BR3/4A4/1R2KAB2 b";
+    let moves = "h5e5 e4h4 e5h5 h4e4 h5e5 e4h4 e5h5 h4e4";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::MixedAttacks,
+        Conduct::PerpetualChase { origin: sq("e4") },
+    );
+    expect(
+        Asian,
+        fen,
+        moves,
+        Loss,
+        loses(Color::Black, Conduct::PerpetualChase { origin: sq("e4") }),
+        Conduct::Allowed,
+        Conduct::PerpetualChase { origin: sq("e4") },
+    );
+}
+
+/// Asian rule 35 (diagrams 86–89): a protected piece cannot be chased,
+/// whatever the number of attackers. i0e0 adds a second rook on the black
+/// horse e5, which the rook i5 protects. Chinese: two attackers against one
+/// defender win the horse (R×N, r×R, R×r: +5), under-protected (少根), a
+/// chase. Asian: protected, idle. Unprotected, it is a chase in both; with
+/// one attacker and one defender, idle in both.
+#[test]
+fn asian_protection_is_not_counted() {
+    let two_on_one = "2bakab2/9/9/9/R3n3r/9/9/9/9/3K4R w";
+    assert_eq!(
+        class(Chinese, two_on_one, "i0e0").to_string(),
+        "chase (horse e5)"
+    );
+    assert_eq!(class(Asian, two_on_one, "i0e0"), MoveClass::Idle);
+    let loose = "2bakab2/9/9/9/R3n4/9/9/9/9/3K4R w";
+    let one_on_one = "2bakab2/9/9/9/4n3r/9/9/9/9/3K4R w";
+    for book in RuleBook::ALL {
+        assert_eq!(
+            class(book, loose, "i0e0").to_string(),
+            "chase (horse e5)",
+            "{book}"
+        );
+        assert_eq!(class(book, one_on_one, "i0e0"), MoveClass::Idle, "{book}");
+    }
+}
+
+/// Asian rules 15 and 26 and the Chinese value rule agree: a horse
+/// attacking a rook chases it even when it is protected. The red horse
+/// follows the black rook b7/a7, protected by the rook g7: Red loses in
+/// both books.
+#[test]
+fn horse_on_a_protected_rook_chases_in_both_books() {
+    for book in RuleBook::ALL {
+        red_chases_and_loses(
+            book,
+            "5k3/9/1r4r2/2N6/9/9/9/9/9/3AKA3 w",
+            "c6a5 b7a7 a5c6 a7b7 c6a5 b7a7 a5c6 a7b7",
+            Loss,
+            "b7",
+        );
+    }
+}
+
+/// Asian rule 28, diagram 67, RECONSTRUCTED (WXF `K6=5 c5=6 K5=4 c6=5`;
+/// the research notes' FEN had the kings facing on the d file, so the
+/// black king stands on e9 behind an advisor here). The red king follows
+/// the unprotected black cannon: the king may chase, a draw. Chinese: an
+/// attack by the king alone is idle, a draw too.
+#[test]
+fn king_may_chase_d67() {
+    for book in RuleBook::ALL {
+        allowed_draw(
+            book,
+            "4k4/4a4/9/9/9/9/9/4c4/3K5/9 w",
+            "d1e1 e2f2 e1f1 f2e2 f1e1 e2f2 e1f1 f2e2 f1e1",
+        );
+    }
+}
+
+/// Asian rule 29, diagram 69, RECONSTRUCTED (WXF `P2=1 c9=8 P1=2 c8=9`):
+/// the red pawn follows the unprotected black cannon: a pawn may chase, a
+/// draw. Chinese: a pawn attack alone is idle while the other side makes
+/// no forbidden move, a draw too.
+#[test]
+fn pawn_may_chase_d69() {
+    for book in RuleBook::ALL {
+        allowed_draw(
+            book,
+            "4k4/9/8c/7P1/9/9/9/9/9/3K5 w",
+            "h6i6 i7h7 i6h6 h7i7 h6i6 i7h7 i6h6 h7i7 h6i6",
+        );
+    }
+}
+
+/// Where the books part on pawns: the pawn follows the black rook while
+/// each rook move threatens mate. Chinese: Black's perpetual mate threat is
+/// forbidden, so the pawn's attacks count and Red chases perpetually too:
+/// both forbidden, a draw. Asian: mate threats and pawn chases are both
+/// allowed (rules 9 and 29): a draw by allowed moves.
+#[test]
+fn pawn_attacks_count_only_in_the_chinese_book() {
+    let fen = "5k3/9/1r7/P8/9/9/9/9/8r/4K4 w";
+    let moves = "a6b6 b7a7 b6a6 a7b7 a6b6 b7a7 b6a6 a7b7";
+    let v = expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::PerpetualChase { origin: sq("b7") },
+        Conduct::PerpetualMateThreat,
+    );
+    assert!(v.cycle.unwrap().pawn_attacks_counted);
+    let v = allowed_draw(Asian, fen, moves);
+    assert!(!v.cycle.unwrap().pawn_attacks_counted);
+}
+
+/// Asian rule 19, diagram 39 (the position of Fairy-Stockfish's test
+/// suite, not the page's image; the page's moves `R8+2 g6+5 R8-3 g5-6`).
+/// The black rook f8 stands on the leg of the red horse g8, which would
+/// check the king e9 if it left: it cannot move, and by rule 19 its attack
+/// on the horse is no chase. Red's rook attacks it on every move (the black
+/// advisor interposes on e8 and returns): Red loses.
+///
+/// Chinese: the rook's capture of the horse is legal, and each advisor
+/// move makes it newly winning (f9e8 blocks the red rook's defence of g8,
+/// e8f9 takes the cannon a8's screen away): a chase by blocking or
+/// removing a defender (细则2). Both sides chase perpetually: a draw.
+#[test]
+fn pinned_by_a_horse_does_not_chase_d39() {
+    let fen = "2baka1r1/C4rN2/9/1Rp1p4/9/9/4P4/9/4A4/4KA3 w";
+    let moves = "b6b8 f9e8 b8b5 e8f9 b5b8 f9e8 b8b5 e8f9 b5b8";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::PerpetualChase { origin: sq("f8") },
+        Conduct::PerpetualChase { origin: sq("g8") },
+    );
+    red_chases_and_loses(Asian, fen, moves, Win, "f8");
+}
+
+/// Asian rule 18, diagram 37, RECONSTRUCTED (WXF `R8+1 c1+1 R8-1 c1-1`).
+/// Black: a1a0 checks (screen: the elephant c0), a0a1 attacks the loose
+/// horse f1 over the pawn c1: "one check one chase", allowed (rule 12).
+/// Red's rook attacks the cannon on every move (b1 also blocks the attack
+/// on f1, b0 also blocks the check): Red loses.
+///
+/// Chinese: Black's one check one chase is forbidden too, so both sides
+/// make forbidden moves: a draw.
+#[test]
+fn rook_may_not_chase_a_checking_cannon_d37() {
+    let fen = "5k3/9/9/9/9/9/9/9/c1p2N3/1RBK5 w";
+    let moves = "b0b1 a1a0 b1b0 a0a1 b0b1 a1a0 b1b0 a0a1";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::PerpetualChase { origin: sq("a1") },
+        Conduct::MixedAttacks,
+    );
+    red_chases_and_loses(Asian, fen, moves, Loss, "a1");
+}
+
+/// Asian rule 6, diagrams 1–3, RECONSTRUCTED: perpetual check, with one
+/// piece or several, loses in both books.
+#[test]
+fn perpetual_check_loses_in_both_books_d1_d2_d3() {
+    let cases = [
+        // D1: WXF `R2+1 k6+1 R2-1 k6-1`.
+        (
+            "5k3/7R1/9/9/9/9/9/9/9/4K4 w",
+            "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9",
+        ),
+        // D2: WXF `R4=5 k5=6 R5=4 k6=5`.
+        (
+            "4k4/9/9/9/5R3/9/9/9/9/3K5 w",
+            "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9",
+        ),
+        // D3: two rooks, WXF `R4+1 k4+1 R5=6 k4=5 R6=5 k5=4 R4-1 k4-1`.
+        (
+            "3k5/5R3/9/9/4R4/9/9/9/9/5K3 w",
+            "f8f9 d9d8 e5d5 d8e8 d5e5 e8d8 f9f8 d8d9 f8f9 d9d8 e5d5 d8e8 d5e5 e8d8 f9f8 d8d9",
+        ),
+    ];
+    for book in RuleBook::ALL {
+        for (fen, moves) in cases {
+            expect(
+                book,
+                fen,
+                moves,
+                Loss,
+                Reason::PerpetualCheck { loser: Color::Red },
+                Conduct::PerpetualCheck,
+                Conduct::Allowed,
+            );
+        }
+    }
+}
+
+/// Asian rule 17, diagram 29, RECONSTRUCTED (the protector, a black rook
+/// on the cannon's rank, is the researcher's choice; WXF `R1=2 c8=9 R2=1
+/// c9=8`): a rook may follow a protected cannon, a draw in both books.
+#[test]
+fn protected_cannon_may_be_followed_d29() {
+    for book in RuleBook::ALL {
+        allowed_draw(
+            book,
+            "3k5/9/2r4c1/9/9/9/9/8R/9/5K3 w",
+            "i2h2 h7i7 h2i2 i7h7 i2h2 h7i7 h2i2 i7h7",
+        );
+    }
+}
+
+/// Asian rule 18, diagrams 32 and 33, RECONSTRUCTED: a rook may not chase
+/// an unprotected cannon; Red loses in both books.
+#[test]
+fn unprotected_cannon_may_not_be_chased_d32_d33() {
+    for book in RuleBook::ALL {
+        // D32: WXF `R8=9 c1=5 R9=5 c5=1`; Black to move wins.
+        red_chases_and_loses(
+            book,
+            "5k3/9/c8/9/9/9/9/1R7/9/3K5 w",
+            "b2a2 a7e7 a2e2 e7a7 e2a2 a7e7 a2e2 e7a7 e2a2",
+            Win,
+            "a7",
+        );
+        // D33: WXF `R2=1 c9=8 R1=2 c8=9`; Red to move loses.
+        red_chases_and_loses(
+            book,
+            "3k5/9/8c/9/9/9/9/7R1/9/5K3 w",
+            "h2i2 i7h7 i2h2 h7i7 h2i2 i7h7 i2h2 h7i7",
+            Loss,
+            "i7",
+        );
+    }
+}
+
+/// Asian rule 36, diagrams 90 and 91, RECONSTRUCTED: a chase that is also
+/// an offer to exchange is still a chase. D90 (WXF `R2=9 c1=2 R9=8 c2=1`):
+/// on b2 the rook screens the cannons b0 and b7 (an exchange offer) while
+/// it attacks b7 itself. D91 (WXF `R8=9 c1=2 R9=8 c2=1`): every rook move
+/// both chases and offers the cannons' exchange. Asian: perpetual chase,
+/// Red loses.
+///
+/// Chinese: Red loses too, but by a heavier effect: with a rook and a
+/// cannon against the bare king, each red move leaves a mate in three
+/// checks (perpetual mate threat, 长杀).
+#[test]
+fn exchange_offer_that_chases_is_a_chase_d90_d91() {
+    let cases = [
+        (
+            "5k3/9/c8/9/9/9/9/7R1/9/1C2K4 w",
+            "h2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2",
+        ),
+        (
+            "5k3/9/c8/9/9/9/9/1R7/9/CC2K4 w",
+            "b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2",
+        ),
+    ];
+    for (fen, moves) in cases {
+        red_chases_and_loses(Asian, fen, moves, Win, "a7");
+        expect(
+            Chinese,
+            fen,
+            moves,
+            Win,
+            loses(Color::Red, Conduct::PerpetualMateThreat),
+            Conduct::PerpetualMateThreat,
+            Conduct::Allowed,
+        );
+    }
+}
+
+/// The book is part of the options every `*_with` entry point takes, and
+/// the default is the Chinese book.
+#[test]
+fn the_default_book_is_chinese() {
+    assert_eq!(RuleOptions::default().book, Chinese);
+    assert_eq!(RuleOptions::with_book(Asian).book, Asian);
+    assert_eq!("asian".parse::<RuleBook>(), Ok(Asian));
+    assert_eq!(Asian.to_string(), "asian");
+}
