@@ -56,6 +56,32 @@ fn judge_perpetual_check_mate_and_nothing() {
     assert!(out.starts_with("verdict: none\n"), "{out}");
 }
 
+/// `--rules` picks the book: the 细则2 example (Red's pawn keeps
+/// uncovering the rook's capture on c1) is Red's forbidden perpetual chase
+/// under the Chinese rules and a draw under the Asian ones; a bad book name
+/// is refused.
+#[test]
+fn judge_by_either_rule_book() {
+    let game = [
+        "--fen",
+        "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1",
+        "--moves",
+        "c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6",
+    ];
+    let (_, chinese, _) = shuai(&[&["judge"][..], &game].concat());
+    assert!(chinese.starts_with("verdict: win\n"), "{chinese}");
+    assert!(
+        chinese.contains("reason: ") && chinese.contains("Chinese rules"),
+        "{chinese}"
+    );
+    let (_, asian, _) = shuai(&[&["judge", "--rules", "asian"][..], &game].concat());
+    assert!(asian.starts_with("verdict: draw\n"), "{asian}");
+    assert!(asian.contains("Asian rules"), "{asian}");
+    let (code, _, err) = shuai(&[&["judge", "--rules", "fide"][..], &game].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown rule book 'fide'"), "{err}");
+}
+
 #[test]
 fn judge_rejects_an_illegal_move_clearly() {
     let (code, out, err) = shuai(&["judge", "--moves", "h2e2 e9e7"]);

@@ -44,6 +44,7 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option weightsfile type string default <empty>",
         "option evalfile type string default <empty>",
         "option usennue type check default true",
+        "option rules type combo var chinese var asian default chinese",
         "option hashsize type spin min 0 max 65536 default 16",
         "option threads type spin min 0 max 256 default 1",
         "option multipv type spin min 1 max 128 default 1",

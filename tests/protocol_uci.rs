@@ -44,6 +44,7 @@ fn handshake_lists_uci_options() {
             "WeightsFile",
             "EvalFile",
             "Use NNUE",
+            "Repetition Rules",
             "Idle",
             "Pruning",
             "Knowledge",
@@ -58,6 +59,10 @@ fn handshake_lists_uci_options() {
     ));
     assert!(lines
         .contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()));
+    assert!(lines.contains(
+        &"option name Repetition Rules type combo default chinese var chinese var asian"
+            .to_string()
+    ));
     assert_eq!(lines.last().unwrap(), "uciok");
     assert!(e.sync().is_empty());
 }

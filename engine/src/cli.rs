@@ -3,6 +3,7 @@
 
 use crate::engine::{EvalNetwork, EvalWeights};
 use clap::{Parser, Subcommand};
+use shuai_board::rules::{RuleBook, RuleOptions};
 use shuai_board::Position;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -117,6 +118,9 @@ pub enum Command {
         /// Plies without a capture that draw the game.
         #[arg(long, default_value_t = shuai_board::rules::DEFAULT_NATURAL_LIMIT_PLIES)]
         natural_limit: u32,
+        /// The repetition rules: chinese (the default) or asian.
+        #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+        rules: RuleBook,
     },
 }
 
@@ -207,9 +211,10 @@ pub fn main() -> ExitCode {
             fen,
             moves,
             natural_limit,
+            rules,
         }) => match setup(fen.as_deref(), moves.as_deref()) {
             Ok(pos) => {
-                print!("{}", judge_text(&pos, natural_limit));
+                print!("{}", judge_text(&pos, natural_limit, rules));
                 ExitCode::SUCCESS
             }
             Err(msg) => {
@@ -285,8 +290,12 @@ pub fn network_text(n: &EvalNetwork, pos: &Position) -> String {
 }
 
 /// The two lines `shuai judge` prints for the final position of `pos`.
-pub fn judge_text(pos: &Position, natural_limit: u32) -> String {
-    match shuai_board::rules::judge_game_end(pos, natural_limit) {
+pub fn judge_text(pos: &Position, natural_limit: u32, book: RuleBook) -> String {
+    let opts = RuleOptions {
+        natural_limit_plies: natural_limit,
+        ..RuleOptions::with_book(book)
+    };
+    match shuai_board::rules::judge_game_end_with(pos, &opts) {
         Some(v) => format!("verdict: {}\nreason: {}\n", v.result, v),
         None => "verdict: none\nreason: the game goes on: no mate or stalemate, no position \
                  occurred three times, and the natural-move limit is not reached\n"

@@ -34,6 +34,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use history::History;
 use score::{is_mate, MATE, MAX_PLY};
+use shuai_board::rules::RuleBook;
 use shuai_board::{Move, Position};
 use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
@@ -114,6 +115,8 @@ pub(crate) struct Shared<'a> {
     time: TimeManager,
     node_counts: Vec<AtomicU64>,
     natural_limit: u32,
+    /// The repetition rules repetitions in the tree are scored by.
+    rule_book: RuleBook,
     reporter: Reporter<'a>,
     weights: &'a Weights,
     /// The network to evaluate with; `None`: the hand-written evaluation
@@ -208,6 +211,7 @@ pub struct Searcher {
     /// Each thread's move-ordering tables, by thread id.
     histories: Vec<History>,
     natural_limit: u32,
+    rule_book: RuleBook,
     weights: Arc<Weights>,
     network: Option<Arc<Network>>,
     full_refresh: bool,
@@ -221,6 +225,7 @@ impl Searcher {
             threads: 1,
             histories: Vec::new(),
             natural_limit: DEFAULT_NATURAL_LIMIT,
+            rule_book: RuleBook::Chinese,
             weights: Arc::new(Weights::DEFAULT),
             network: None,
             full_refresh: false,
@@ -270,6 +275,18 @@ impl Searcher {
     /// without a capture).
     pub fn set_natural_limit(&mut self, plies: u32) {
         self.natural_limit = plies.max(1);
+    }
+
+    /// Scores repetitions inside the search by `book` (the Chinese rules
+    /// until this is called). Verdicts are never stored in the table, so
+    /// switching needs no clearing.
+    pub fn set_rule_book(&mut self, book: RuleBook) {
+        self.rule_book = book;
+    }
+
+    /// The rule book repetitions are scored by.
+    pub fn rule_book(&self) -> RuleBook {
+        self.rule_book
     }
 
     /// Forgets everything learned (new game): the table and the threads'
@@ -333,6 +350,7 @@ impl Searcher {
             time: TimeManager::new(limits, start),
             node_counts: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             natural_limit: self.natural_limit,
+            rule_book: self.rule_book,
             reporter,
             weights: &self.weights,
             network: self.network.as_deref(),

@@ -8,15 +8,15 @@
 //! repetition is found, which is rare.
 
 use crate::score::{DRAW, RULE_WIN};
-use shuai_board::rules::{repetition_result, GameResult};
+use shuai_board::rules::{repetition_result_with, GameResult, RuleBook, RuleOptions};
 use shuai_board::Position;
 
 /// The score of the current position if it repeats, else `None`. A
 /// repetition whose previous occurrence is inside the search path counts
 /// at once; one reaching into the game before the root needs a third
 /// occurrence, as a referee would. `root_ply` is the ply count of the root
-/// position and `ply` the distance from the root.
-pub(crate) fn score(pos: &Position, root_ply: usize, ply: usize) -> Option<i32> {
+/// position and `ply` the distance from the root; `book` judges the cycle.
+pub(crate) fn score(pos: &Position, root_ply: usize, ply: usize, book: RuleBook) -> Option<i32> {
     let now = pos.ply_count();
     let mut occurrences = pos.earlier_occurrences();
     let first = occurrences.next()?;
@@ -27,7 +27,11 @@ pub(crate) fn score(pos: &Position, root_ply: usize, ply: usize) -> Option<i32> 
     } else {
         return None;
     };
-    Some(match repetition_result(pos, count) {
+    let opts = RuleOptions {
+        occurrences: count,
+        ..RuleOptions::with_book(book)
+    };
+    Some(match repetition_result_with(pos, &opts) {
         Some(GameResult::Win) => RULE_WIN - ply as i32,
         Some(GameResult::Loss) => -(RULE_WIN - ply as i32),
         Some(GameResult::Draw) | None => DRAW,

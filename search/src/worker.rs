@@ -459,7 +459,8 @@ impl<'a> Worker<'a> {
         let in_check = shield.in_check();
 
         // Step 2. Draws and rule verdicts that depend on the path.
-        if let Some(score) = repetition::score(&self.pos, self.root_ply, ply) {
+        if let Some(score) = repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
+        {
             return score;
         }
         if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
@@ -836,6 +837,7 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::{Control, Limits, TimeManager, TranspositionTable};
+    use shuai_board::rules::RuleBook;
     use std::sync::atomic::AtomicU64;
 
     /// A mate the table learned with few plies on the clock is only an
@@ -853,6 +855,7 @@ mod tests {
             time: TimeManager::new(&limits, std::time::Instant::now()),
             node_counts: vec![AtomicU64::new(0)],
             natural_limit: 120,
+            rule_book: RuleBook::Chinese,
             reporter: &|_| {},
             weights: &shuai_eval::Weights::DEFAULT,
             network: None,

@@ -78,3 +78,34 @@ fn repetition_by_the_opponents_checks_scores_as_a_win() {
     assert_eq!(r.best_move, pos.parse_move("e1e0").ok());
     assert!(r.score >= RULE_BOUND && r.score <= RULE_WIN, "{}", r.score);
 }
+
+/// The rule book decides what a repetition in the tree is worth. Red's
+/// pawn shuffles c6-b6 each time make the rook's capture on c1 newly
+/// winning (a chase by uncovering, 细则2): under the Chinese rules Red's
+/// perpetual chase loses, so Black, to move, repeats and scores a rule
+/// win; under the Asian rules the same cycle is a draw (the chasing rook
+/// is pinned by the horse it attacks, Asian rule 19).
+#[test]
+fn repetition_scores_follow_the_rule_book() {
+    use shuai_board::rules::RuleBook;
+    let fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1";
+    let moves = "c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6";
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves.split_whitespace() {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    let search = |book| {
+        let mut s = Searcher::new(16);
+        s.set_rule_book(book);
+        s.search(&pos, &Limits::depth(6), &Control::new(), &|_| {})
+    };
+    let chinese = search(RuleBook::Chinese);
+    assert!(
+        (RULE_BOUND..=RULE_WIN).contains(&chinese.score),
+        "{chinese:?}"
+    );
+    assert_eq!(chinese.best_move, pos.parse_move("c5e7").ok());
+    let asian = search(RuleBook::Asian);
+    assert!(asian.score.abs() < RULE_BOUND, "{asian:?}");
+}

@@ -20,7 +20,7 @@
 
 use crate::data::{Format, Outcome, PackedPosition, PositionWriter};
 use crate::openings::{self, EpdLine, DEFAULT_BOOK};
-use shuai_board::rules::{judge_game_end, GameResult};
+use shuai_board::rules::{judge_game_end_with, GameResult, RuleBook, RuleOptions};
 use shuai_board::Rng;
 use shuai_board::{Color, Position};
 use shuai_eval::nnue::Network;
@@ -61,6 +61,9 @@ pub struct DatagenConfig {
     pub weights: Arc<Weights>,
     /// A network both sides evaluate with instead of the weights.
     pub network: Option<Arc<Network>>,
+    /// The repetition rules that judge the games and that both sides
+    /// search by.
+    pub rules: RuleBook,
 }
 
 impl Default for DatagenConfig {
@@ -80,6 +83,7 @@ impl Default for DatagenConfig {
             book: openings::parse_text(DEFAULT_BOOK).unwrap_or_default(),
             weights: Arc::new(Weights::DEFAULT),
             network: None,
+            rules: RuleBook::Chinese,
         }
     }
 }
@@ -92,6 +96,14 @@ fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
 }
 
 impl DatagenConfig {
+    /// How the referee judges these games.
+    fn rule_options(&self) -> RuleOptions {
+        RuleOptions {
+            natural_limit_plies: self.natural_limit,
+            ..RuleOptions::with_book(self.rules)
+        }
+    }
+
     /// Everything that decides what game `i` is (not the number of games
     /// nor the threads), as one line: a resumed file must have been started
     /// with the same line. The book and the weights appear as fingerprints,
@@ -115,9 +127,14 @@ impl DatagenConfig {
             Some(n) => format!(" network={:016x}", n.hash()),
             None => String::new(),
         };
+        // Named only when not the default, for the same reason.
+        let rules = match self.rules {
+            RuleBook::Chinese => String::new(),
+            book => format!(" rules={book}"),
+        };
         format!(
             "datagen seed={} nodes={} hash={} random_plies={} max_plies={} natural_limit={} \
-             book={}:{book:016x} weights={weights:016x}{network}",
+             book={}:{book:016x} weights={weights:016x}{network}{rules}",
             self.seed,
             self.nodes,
             self.hash_mb,
@@ -218,7 +235,7 @@ pub fn opening(cfg: &DatagenConfig, rng: &mut Rng) -> Position {
         }
         let m = moves.as_slice()[rng.below(moves.len() as u64) as usize];
         pos.make_move(m);
-        if judge_game_end(&pos, cfg.natural_limit).is_some() {
+        if judge_game_end_with(&pos, &cfg.rule_options()).is_some() {
             pos.unmake_move();
             break;
         }
@@ -233,11 +250,13 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
     let mut searcher = Searcher::new(cfg.hash_mb.max(1));
     searcher.set_weights(Arc::clone(&cfg.weights));
     searcher.set_network(cfg.network.clone());
+    searcher.set_rule_book(cfg.rules);
+    let rule_options = cfg.rule_options();
     let limits = Limits::nodes(cfg.nodes.max(1));
     let mut positions = Vec::new();
     let mut plies = 0;
     let red_result = loop {
-        if let Some(v) = judge_game_end(&pos, cfg.natural_limit) {
+        if let Some(v) = judge_game_end_with(&pos, &rule_options) {
             let stm = pos.side_to_move();
             break match v.result {
                 GameResult::Draw => 0.5,

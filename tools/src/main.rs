@@ -1,7 +1,7 @@
 //! `shuai-tools`: match runner, test-suite runner, opening-book builder.
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
-use shuai_board::rules::RuleOptions;
+use shuai_board::rules::{RuleBook, RuleOptions};
 use shuai_tools::data::{self, Format};
 use shuai_tools::datagen::{self, DatagenConfig};
 use shuai_tools::engine::Engine;
@@ -147,6 +147,9 @@ struct MatchArgs {
     /// Natural-move limit in plies without a capture.
     #[arg(long, default_value_t = 120)]
     natural_limit: u32,
+    /// The repetition rules the referee judges by: chinese (the default) or asian (tell the engines too, e.g. opt.Repetition Rules=asian for Shuai).
+    #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+    rules: RuleBook,
     /// Draw when neither side has a piece able to cross the river.
     #[arg(long)]
     insufficient_material: bool,
@@ -240,6 +243,9 @@ struct SuiteArgs {
     /// Longest wait per position without --movetime, milliseconds.
     #[arg(long, default_value_t = 600_000)]
     timeout: u64,
+    /// The repetition rules TSV verdicts are judged by: chinese (the default) or asian.
+    #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+    rules: RuleBook,
     /// Write the results here as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -291,6 +297,9 @@ struct DatagenArgs {
     /// Network both sides evaluate with (a `train` output file, or `embedded` for the built-in network) instead of the hand-written evaluation.
     #[arg(long)]
     network: Option<PathBuf>,
+    /// The repetition rules that judge the games and that both sides search by: chinese (the default) or asian.
+    #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+    rules: RuleBook,
     /// Weights table both sides play with (default: the built-in weights).
     #[arg(long)]
     weights: Option<PathBuf>,
@@ -636,7 +645,7 @@ fn cmd_match(a: MatchArgs) -> Result<(), String> {
             rules: RuleOptions {
                 natural_limit_plies: a.natural_limit,
                 insufficient_material_draw: a.insufficient_material,
-                ..RuleOptions::default()
+                ..RuleOptions::with_book(a.rules)
             },
             max_plies: a.max_plies,
             resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
@@ -656,6 +665,7 @@ fn cmd_match(a: MatchArgs) -> Result<(), String> {
                     date: shuai_tools::pgn::today(),
                     time_control: limit.to_string(),
                     notation,
+                    rules: a.rules,
                 },
             )
         }),
@@ -708,7 +718,7 @@ fn cmd_suite(a: SuiteArgs) -> Result<(), String> {
         let name = f.display().to_string();
         let text = read_text(f)?;
         if suite::is_tsv(&name, &text) {
-            results.extend(suite::run_tsv(&text, &name)?);
+            results.extend(suite::run_tsv(&text, &name, a.rules)?);
             continue;
         }
         if engine.is_none() {
@@ -809,6 +819,7 @@ fn cmd_datagen(a: DatagenArgs) -> Result<(), String> {
             Some(p) => Some(std::sync::Arc::new(read_network(p)?)),
             None => None,
         },
+        rules: a.rules,
     };
     let format = out_format(&a.format, &a.out)?;
     let resumed = if a.resume {

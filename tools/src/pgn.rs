@@ -4,6 +4,7 @@
 //! moves with ICCS in the comments.
 
 use crate::game::GameRecord;
+use shuai_board::rules::RuleBook;
 use shuai_board::{Color, Position};
 
 /// How moves are written.
@@ -26,6 +27,8 @@ pub struct PgnContext {
     pub time_control: String,
     /// Move notation.
     pub notation: Notation,
+    /// The repetition rules the referee judged by (`[Rules]`).
+    pub rules: RuleBook,
 }
 
 fn clean(text: &str) -> String {
@@ -68,6 +71,7 @@ pub fn write_game(g: &GameRecord, ctx: &PgnContext) -> String {
     tag(&mut out, "Result", g.result.pgn());
     tag(&mut out, "Game", "Chinese Chess");
     tag(&mut out, "Variant", "xiangqi");
+    tag(&mut out, "Rules", ctx.rules.name());
     tag(
         &mut out,
         "Format",

@@ -96,6 +96,8 @@ pub struct MatchReport {
     pub tc: String,
     /// Opening book.
     pub book: String,
+    /// The repetition rules the referee judged by: `chinese` or `asian`.
+    pub rules: String,
     /// Seed of the opening order.
     pub seed: u64,
     /// Games finished.
@@ -439,6 +441,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
         engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
         tc: cfg.game.limit.to_string(),
         book: cfg.book_name.clone(),
+        rules: cfg.game.rules.book.to_string(),
         seed: cfg.seed,
         games_played: tally.games.len(),
         wdl: tally.wdl,
@@ -465,8 +468,8 @@ pub fn summary(r: &MatchReport) -> String {
     let line = "-".repeat(60);
     s.push_str(&format!("{line}\n"));
     s.push_str(&format!(
-        "Results of {} vs {} ({}, book {}, seed {}):\n",
-        r.engines[0], r.engines[1], r.tc, r.book, r.seed
+        "Results of {} vs {} ({}, book {}, seed {}, {} rules):\n",
+        r.engines[0], r.engines[1], r.tc, r.book, r.seed, r.rules
     ));
     let games = r.wdl.games().max(1) as f64;
     s.push_str(&format!(

@@ -16,7 +16,7 @@ use crate::openings::{parse_line, EpdLine};
 use crate::spec::{EngineSpec, Protocol};
 use crate::tc::Limit;
 use serde::Serialize;
-use shuai_board::rules::{judge_game_end_with, RuleOptions};
+use shuai_board::rules::{judge_game_end_with, RuleBook, RuleOptions};
 use shuai_board::{Move, Position};
 use std::time::Duration;
 
@@ -71,8 +71,8 @@ fn parse_move_any(pos: &Position, text: &str) -> Option<Move> {
     pos.parse_move(t).ok().or_else(|| pos.parse_chinese(t).ok())
 }
 
-/// Judges the TSV lines of `text` with the rules code.
-pub fn run_tsv(text: &str, source: &str) -> Result<Vec<CaseResult>, String> {
+/// Judges the TSV lines of `text` with the rules code, by `book`.
+pub fn run_tsv(text: &str, source: &str, book: RuleBook) -> Result<Vec<CaseResult>, String> {
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let l = raw.trim_end_matches('\r');
@@ -94,7 +94,7 @@ pub fn run_tsv(text: &str, source: &str) -> Result<Vec<CaseResult>, String> {
                 .map_err(|e| format!("{source}:{}: {e}", n + 1))?;
             pos.make_move(mv);
         }
-        let verdict = judge_game_end_with(&pos, &RuleOptions::default());
+        let verdict = judge_game_end_with(&pos, &RuleOptions::with_book(book));
         let got = verdict
             .as_ref()
             .map_or("none".to_string(), |v| v.result.to_string());

@@ -21,6 +21,7 @@ fn tiny(games: usize, threads: usize) -> DatagenConfig {
         book: openings::parse_text(DEFAULT_BOOK).unwrap(),
         weights: std::sync::Arc::new(shuai_eval::Weights::DEFAULT),
         network: None,
+        rules: shuai_board::rules::RuleBook::Chinese,
     }
 }
 

@@ -24,11 +24,43 @@ fn tmp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("shuai-tools-suite-{}-{name}", std::process::id()))
 }
 
+/// The 31 reference cases are Fairy-Stockfish's verdicts, which follow the
+/// Asian rules: all agree under `--rules asian`. Under the Chinese rules
+/// (the default) four differ, each by a rule of the Chinese book: 28.12
+/// (fsf-1164: a chase of several pieces is forbidden too), the three-move
+/// mate threat (fsf-1187), and 细则2 (fsf-1193, fsf-1195: a chase created
+/// by blocking or removing a defender).
 #[test]
 fn repetition_cases_are_judged_by_the_rules_code() {
+    let out = Command::new(EXE)
+        .args(["suite", &data("repetition-cases.tsv")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Solved 27/31"), "{stdout}");
+    for (id, difference) in [
+        ("fsf-1164", "expected win, got draw"),
+        (
+            "fsf-1187",
+            "expected draw, got loss (perpetual mate threat by Black)",
+        ),
+        ("fsf-1193", "expected win, got draw"),
+        ("fsf-1195", "expected win, got draw"),
+    ] {
+        assert!(
+            stdout.contains(&format!("{id}: {difference}")),
+            "{id}: {stdout}"
+        );
+    }
     let json = tmp("rep.json");
     let out = Command::new(EXE)
-        .args(["suite", &data("repetition-cases.tsv"), "--json"])
+        .args([
+            "suite",
+            &data("repetition-cases.tsv"),
+            "--rules",
+            "asian",
+            "--json",
+        ])
         .arg(&json)
         .output()
         .unwrap();

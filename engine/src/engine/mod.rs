@@ -211,6 +211,7 @@ impl Engine {
             searcher.set_hash(options.hash_mb);
         }
         searcher.set_natural_limit(options.natural_limit);
+        searcher.set_rule_book(options.rule_book);
         if options.weights != self.options.weights
             || options.network != self.options.network
             || options.use_nnue != self.options.use_nnue
@@ -364,6 +365,7 @@ impl Engine {
         };
         searcher.set_threads(threads);
         searcher.set_natural_limit(opts.natural_limit);
+        searcher.set_rule_book(opts.rule_book);
         if !opts.use_hash {
             searcher.clear();
         }

@@ -2,6 +2,7 @@
 //! choices a GUI's dialog offers.
 
 use super::eval_files::{EvalNetwork, EvalWeights};
+use shuai_board::rules::RuleBook;
 use shuai_eval::nnue::Network;
 use shuai_search::Searcher;
 use std::sync::Arc;
@@ -189,6 +190,8 @@ pub struct EngineOptions {
     /// Evaluate with the network (`Use NNUE`); off: the hand-written
     /// evaluation with [`EngineOptions::weights`].
     pub use_nnue: bool,
+    /// The repetition rules the search plays by (`Repetition Rules`).
+    pub rule_book: RuleBook,
 }
 
 impl EngineOptions {
@@ -203,6 +206,7 @@ impl EngineOptions {
     pub(super) fn searcher(&self) -> Searcher {
         let mut s = Searcher::new(self.hash_mb);
         s.set_natural_limit(self.natural_limit);
+        s.set_rule_book(self.rule_book);
         s.set_weights(Arc::clone(&self.weights.weights));
         s.set_network(self.active_network());
         s
@@ -234,6 +238,7 @@ impl Default for EngineOptions {
             // at 10s+0.1s and +107 ± 66 at 2s+0.05s, 100 games each
             // (tools/README.md, "How the networks were made").
             use_nnue: true,
+            rule_book: RuleBook::Chinese,
         }
     }
 }

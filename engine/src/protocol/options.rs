@@ -11,7 +11,11 @@ use crate::engine::{
     DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
     NATURAL_LIMIT_RANGE,
 };
+use shuai_board::rules::RuleBook;
 use std::time::Duration;
+
+/// The rule books' option values, the default first.
+const RULE_BOOKS: [&str; 2] = ["chinese", "asian"];
 
 /// Settings that belong to the protocol front-end, not the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +92,8 @@ pub enum Key {
     EvalFile,
     /// Evaluate with the network.
     UseNnue,
+    /// The repetition rule book (`Repetition Rules`, UCCI `rules`).
+    Rules,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -164,6 +170,7 @@ pub fn lookup(name: &str) -> Option<Key> {
         "weightsfile" => Key::WeightsFile,
         "evalfile" => Key::EvalFile,
         "usennue" => Key::UseNnue,
+        "repetitionrules" | "rules" | "rulebook" => Key::Rules,
         other if LEGACY.contains(&other) => Key::Legacy,
         _ => return None,
     };
@@ -206,6 +213,11 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option weightsfile type string default <empty>".to_string(),
             "option evalfile type string default <empty>".to_string(),
             format!("option usennue type check default {}", onoff(d.use_nnue)),
+            format!(
+                "option rules type combo {} default {}",
+                combo(&RULE_BOOKS),
+                d.rule_book
+            ),
             format!(
                 "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
                 d.hash_mb
@@ -275,6 +287,11 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             "option name WeightsFile type string default <empty>".to_string(),
             "option name EvalFile type string default <empty>".to_string(),
             format!("option name Use NNUE type check default {}", onoff(d.use_nnue)),
+            format!(
+                "option name Repetition Rules type combo default {} {}",
+                d.rule_book,
+                combo(&RULE_BOOKS)
+            ),
             format!("option name Idle type combo default {} {levels}", d.idle.name()),
             format!(
                 "option name Pruning type combo default {} {levels}",
@@ -521,6 +538,11 @@ pub fn apply(
         Key::Pruning => choice!(Level::parse, opts.pruning, Level::NAMES),
         Key::Knowledge => choice!(Level::parse, opts.knowledge, Level::NAMES),
         Key::Randomness => choice!(Randomness::parse, opts.randomness, Randomness::NAMES),
+        Key::Rules => choice!(
+            |t: &str| t.parse::<RuleBook>().ok(),
+            opts.rule_book,
+            RULE_BOOKS
+        ),
         Key::Style => choice!(Style::parse, opts.style, Style::NAMES),
         Key::Variant => {
             if text.eq_ignore_ascii_case("xiangqi") {
@@ -623,6 +645,17 @@ mod tests {
         let (o, _, a) = set("MultiPV", Some("1000"), Dialect::Uci);
         assert_eq!(o.multipv, MAX_MULTIPV);
         assert_eq!(a.messages.len(), 1);
+        let (o, _, a) = set("Repetition Rules", Some("asian"), Dialect::Uci);
+        assert_eq!((o.rule_book, a.messages.len()), (RuleBook::Asian, 0));
+        let (o, _, a) = set("rules", Some("Asian"), Dialect::Ucci);
+        assert_eq!(o.rule_book, RuleBook::Asian);
+        assert!(a.messages.is_empty());
+        let (o, _, a) = set("rules", Some("fide"), Dialect::Ucci);
+        assert_eq!(o.rule_book, RuleBook::Chinese);
+        assert_eq!(
+            a.messages,
+            ["setoption rules: needs one of chinese/asian, got 'fide'; value unchanged"]
+        );
         let (o, _, a) = set("randomness", Some("Huge"), Dialect::Ucci);
         assert_eq!(o.randomness, Randomness::Huge);
         assert!(a.messages.is_empty());

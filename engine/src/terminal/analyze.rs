@@ -4,7 +4,7 @@
 use super::live::{self, Progress};
 use super::{board, emit, notation, parse_position, say, score, side_name, Style, StyleArgs};
 use clap::Args;
-use shuai_board::rules::judge_game_end;
+use shuai_board::rules::RuleBook;
 use shuai_board::Position;
 use shuai_search::score::is_mate;
 use shuai_search::{Control, Info, Limits, Searcher};
@@ -55,6 +55,9 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// The repetition rules: chinese (the default) or asian.
+    #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+    pub rules: RuleBook,
     /// Show the best K lines.
     #[arg(long, default_value_t = 1, value_name = "K",
           value_parser = clap::value_parser!(u32).range(1..=128))]
@@ -128,7 +131,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         side_name(pos.side_to_move()),
         pos.to_fen()
     );
-    if let Some(verdict) = judge_game_end(&pos, shuai_search::DEFAULT_NATURAL_LIMIT) {
+    if let Some(verdict) = super::game_over(&pos, args.rules) {
         say!("Game over: {}. {verdict}", verdict.reason);
         return ExitCode::SUCCESS;
     }
@@ -201,6 +204,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
 
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
+    searcher.set_rule_book(args.rules);
     let columns = super::terminal_columns();
     // The last completed best line: what the summary shows when it starts
     // with the search's move (an interrupted depth may leave a shorter line

@@ -14,6 +14,7 @@ pub mod play;
 pub mod score;
 
 use clap::{Args, ValueEnum};
+use shuai_board::rules::{judge_game_end_with, RuleBook, RuleOptions, Verdict};
 use shuai_board::{Color, Position};
 use std::io::{IsTerminal, Write};
 
@@ -183,4 +184,10 @@ pub fn parse_position(words: &[String], moves: &[String]) -> Result<Position, St
         pos.make_move(m);
     }
     Ok(pos)
+}
+
+/// The end of the game at `pos`, if it has come, judged by `book` with the
+/// default natural-move limit.
+pub fn game_over(pos: &Position, book: RuleBook) -> Option<Verdict> {
+    judge_game_end_with(pos, &RuleOptions::with_book(book))
 }

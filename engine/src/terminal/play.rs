@@ -6,7 +6,7 @@
 use super::live::{self, Progress};
 use super::{board, emit, notation, parse_position, say, score, side_name, Style, StyleArgs};
 use clap::{Args, ValueEnum};
-use shuai_board::rules::{judge_game_end, GameResult, Verdict};
+use shuai_board::rules::{GameResult, RuleBook, Verdict};
 use shuai_board::{Color, Move, Position};
 use shuai_search::{Control, Limits, SearchResult, Searcher};
 use std::io::{BufRead, IsTerminal};
@@ -61,6 +61,9 @@ pub struct PlayArgs {
     /// The engine's search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
+    /// The repetition rules: chinese (the default) or asian.
+    #[arg(long, default_value_t = RuleBook::Chinese, value_name = "chinese|asian")]
+    pub rules: RuleBook,
     /// The engine's transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_name = "MB",
           value_parser = clap::value_parser!(u32).range(1..=65536))]
@@ -81,6 +84,8 @@ struct Game {
     setup_plies: usize,
     searcher: Searcher,
     limits: Limits,
+    /// The repetition rules the game is judged by.
+    rules: RuleBook,
     style: Style,
     /// Whether the end of the game has been announced (and not undone).
     over: bool,
@@ -119,9 +124,7 @@ impl Game {
         self.draw_board();
         // A check that ends the game (mate, a perpetual) is announced as
         // the verdict instead.
-        if self.pos.in_check()
-            && judge_game_end(&self.pos, shuai_search::DEFAULT_NATURAL_LIMIT).is_none()
-        {
+        if self.pos.in_check() && super::game_over(&self.pos, self.rules).is_none() {
             say!(
                 "Check! (将军) {} must answer.",
                 side_name(self.pos.side_to_move())
@@ -151,7 +154,7 @@ impl Game {
         if self.over {
             return;
         }
-        if let Some(verdict) = judge_game_end(&self.pos, shuai_search::DEFAULT_NATURAL_LIMIT) {
+        if let Some(verdict) = super::game_over(&self.pos, self.rules) {
             say!(
                 "{}",
                 announcement(&verdict, self.pos.side_to_move(), self.human)
@@ -277,6 +280,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     };
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
+    searcher.set_rule_book(args.rules);
     let limits = Limits {
         movetime: Some(Duration::from_millis(args.movetime)),
         depth: args.depth,
@@ -288,6 +292,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         human,
         searcher,
         limits,
+        rules: args.rules,
         style: args.style.style(),
         over: false,
     };
