@@ -50,6 +50,7 @@ fn handshake_lists_uci_options() {
             "Knowledge",
             "Randomness",
             "Style",
+            "UCI_ShowWDL",
             "UCI_Variant"
         ]
     );
@@ -92,6 +93,27 @@ fn go_depth_prints_uci_info() {
         }
     }
     assert!(e.quiet_for(Duration::from_millis(200)).is_empty());
+    assert!(infos.iter().all(|l| !l.contains(" wdl ")));
+    // UCI_ShowWDL: every line carries the chances, per mille, after the
+    // score; they add up to 1000.
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 3");
+    let lines = e.search_result();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3);
+    for l in infos {
+        let at = l.find(" wdl ").unwrap_or_else(|| panic!("{l}"));
+        assert!(l[..at].contains(" score cp "), "{l}");
+        let w: Vec<u32> = l[at + 5..]
+            .split_whitespace()
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(w.iter().sum::<u32>(), 1000, "{l}");
+    }
 }
 
 /// A forced mate shows as `score mate N`.

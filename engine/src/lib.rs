@@ -9,3 +9,4 @@ pub mod engine;
 pub mod perft;
 pub mod protocol;
 pub mod terminal;
+pub mod wdl;

@@ -137,8 +137,15 @@ impl Format {
 
     /// The `info` line of a search report.
     pub fn event(&self, event: &Event) -> String {
+        self.event_with_wdl(event, None)
+    }
+
+    /// The `info` line of a search report, with `wdl W D L` after the
+    /// score when `attackers` (the root's, see [`crate::wdl::attackers`])
+    /// is given.
+    pub fn event_with_wdl(&self, event: &Event, attackers: Option<u32>) -> String {
         match event {
-            Event::Iteration(info) => self.iteration(info),
+            Event::Iteration(info) => self.iteration(info, attackers),
             Event::CurrMove { depth, mv, number } => match self.dialect {
                 Dialect::Uci => format!(
                     "info depth {depth} currmove {} currmovenumber {number}",
@@ -151,8 +158,9 @@ impl Format {
         }
     }
 
-    /// `info depth … pv …` for a completed iteration.
-    pub fn iteration(&self, info: &Info) -> String {
+    /// `info depth … pv …` for a completed iteration (with the win/draw/
+    /// loss chances when `attackers` is given).
+    pub fn iteration(&self, info: &Info, attackers: Option<u32>) -> String {
         let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
         if self.dialect == Dialect::Uci || info.multipv > 1 {
             line.push_str(&format!(" multipv {}", info.multipv));
@@ -163,6 +171,10 @@ impl Format {
             Some(Bound::Lower) => line.push_str(" lowerbound"),
             Some(Bound::Upper) => line.push_str(" upperbound"),
             _ => {}
+        }
+        if let Some(a) = attackers {
+            let w = crate::wdl::wdl(info.score, a);
+            line.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
         }
         line.push_str(&format!(
             " nodes {} nps {} hashfull {} time {}",
@@ -332,17 +344,28 @@ mod tests {
     #[test]
     fn info_lines() {
         assert_eq!(
-            UCI.iteration(&info(1, 20, None)),
+            UCI.iteration(&info(1, 20, None), None),
             "info depth 5 seldepth 8 multipv 1 score cp 20 nodes 1234 nps 100000 hashfull 3 time 12 pv h2e2"
         );
         assert_eq!(
-            UCCI.iteration(&info(1, 20, Some(Bound::Lower))),
+            UCCI.iteration(&info(1, 20, Some(Bound::Lower)), None),
             "info depth 5 seldepth 8 score 20 lowerbound nodes 1234 nps 100000 hashfull 3 time 12 pv h2e2"
         );
         assert!(UCCI
-            .iteration(&info(2, 20, None))
+            .iteration(&info(2, 20, None), None)
             .contains(" multipv 2 score 20 "));
-        assert!(!UCCI.iteration(&info(1, MATE - 3, None)).contains("mate"));
+        assert!(!UCCI
+            .iteration(&info(1, MATE - 3, None), None)
+            .contains("mate"));
+        // UCI_ShowWDL: the fitted model's chances right after the score
+        // (+20 cp with every attacker on the board).
+        assert_eq!(
+            UCI.iteration(&info(1, 20, None), Some(16)),
+            "info depth 5 seldepth 8 multipv 1 score cp 20 wdl 404 230 366 nodes 1234 nps 100000 hashfull 3 time 12 pv h2e2"
+        );
+        assert!(UCI
+            .iteration(&info(1, MATE - 3, None), Some(16))
+            .contains("score mate 2 wdl 1000 0 0 "));
     }
 
     #[test]

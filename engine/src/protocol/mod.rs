@@ -108,13 +108,16 @@ struct PerftJob {
 struct Reporter {
     out: Output,
     fmt: Format,
+    /// The root's attacking material when `UCI_ShowWDL` is on.
+    wdl_attackers: Option<u32>,
     tx: Mutex<Sender<Msg>>,
     id: u64,
 }
 
 impl Listener for Reporter {
     fn info(&self, event: &Event) {
-        self.out.line(&self.fmt.event(event));
+        self.out
+            .line(&self.fmt.event_with_wdl(event, self.wdl_attackers));
     }
 
     fn best_move(&self, outcome: &Outcome) {
@@ -563,6 +566,8 @@ impl Controller {
                 let reporter = Arc::new(Reporter {
                     out: self.out.clone(),
                     fmt,
+                    wdl_attackers: (self.front.show_wdl && fmt.dialect == Dialect::Uci)
+                        .then(|| crate::wdl::attackers(self.engine.position())),
                     tx: Mutex::new(self.tx.clone()),
                     id: self.search_id,
                 });

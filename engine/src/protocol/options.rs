@@ -26,6 +26,8 @@ pub struct FrontSettings {
     pub batch: bool,
     /// Echo received lines and say more.
     pub debug: bool,
+    /// UCI `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    pub show_wdl: bool,
     /// UCI ranks 1–10 (set by `UCI_Variant xiangqi`).
     pub one_based: bool,
 }
@@ -36,6 +38,7 @@ impl Default for FrontSettings {
             usemillisec: true,
             batch: false,
             debug: false,
+            show_wdl: false,
             one_based: false,
         }
     }
@@ -94,6 +97,8 @@ pub enum Key {
     UseNnue,
     /// The repetition rule book (`Repetition Rules`, UCCI `rules`).
     Rules,
+    /// Win/draw/loss chances in `info` lines (`UCI_ShowWDL`).
+    ShowWdl,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -171,6 +176,7 @@ pub fn lookup(name: &str) -> Option<Key> {
         "evalfile" => Key::EvalFile,
         "usennue" => Key::UseNnue,
         "repetitionrules" | "rules" | "rulebook" => Key::Rules,
+        "ucishowwdl" | "showwdl" => Key::ShowWdl,
         other if LEGACY.contains(&other) => Key::Legacy,
         _ => return None,
     };
@@ -311,6 +317,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 d.style.name(),
                 combo(&Style::NAMES)
             ),
+            format!("option name UCI_ShowWDL type check default {}", onoff(f.show_wdl)),
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
         ],
     }
@@ -512,6 +519,7 @@ pub fn apply(
         Key::UseMillisec => check!(front.usemillisec),
         Key::Batch => check!(front.batch),
         Key::Debug => check!(front.debug),
+        Key::ShowWdl => check!(front.show_wdl),
         Key::Promotion => {
             check!(opts.promotion);
             if opts.promotion {

@@ -28,8 +28,8 @@ Examples:
   shuai analyze startpos moves h2e2 h9g7 --multipv 3 --ascii
 
 Scores are from the side to move's view: centipawns (+100 is about a pawn
-up) or mate in N moves, with a win/draw/loss estimate from a logistic model
-of the centipawn score (not fitted to games: a guide, not odds).")]
+up) or mate in N moves, with win/draw/loss chances from a model fitted to
+Shuai's own games (score and attacking material; Shuai against itself).")]
 pub struct AnalyzeArgs {
     /// The position: `startpos` (the default) or a FEN, quoted or as
     /// separate words, optionally followed by `moves m1 m2 …`.
@@ -104,7 +104,7 @@ pub fn info_line(
     let head = format!(
         "{depth:<7}{line} {:>11}  {}  {:>7} {:>7} {:>7}  ",
         score::score_text(info.score),
-        score::wdl(info.score),
+        score::wdl(info.score, pos),
         score::count_text(info.nodes),
         score::count_text(info.nps),
         score::time_text(info.time),
@@ -257,7 +257,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         "Best move {}   score {} ({:#})   depth {}   {} nodes",
         notation::move_text(&pos, best, style),
         score::score_text(score),
-        score::wdl(score),
+        score::wdl(score, &pos),
         depth,
         score::count_text(result.nodes),
     );

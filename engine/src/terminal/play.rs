@@ -144,7 +144,7 @@ impl Game {
             "   [depth {}, score {} for Shuai, {:#}]",
             result.depth,
             score::score_text(result.score),
-            score::wdl(result.score)
+            score::wdl(result.score, &self.pos)
         );
         self.play(m, "Shuai", &detail);
     }
@@ -220,7 +220,7 @@ impl Game {
                             notation::move_text(&self.pos, m, self.style),
                             result.depth,
                             score::score_text(result.score),
-                            score::wdl(result.score),
+                            score::wdl(result.score, &self.pos),
                             notation::line_text(&self.pos, &result.pv, self.style)
                         );
                     }

@@ -1,32 +1,14 @@
 //! Scores for people: centipawns or mate distances, and a win/draw/loss
 //! estimate.
 //!
-//! # The win/draw/loss model
-//!
-//! The estimate is a plain logistic model of the centipawn score `x` (from
-//! the side to move's view), the shape Stockfish's WDL output uses:
-//!
-//! ```text
-//! win  = 1 / (1 + exp((A − x) / B))
-//! loss = 1 / (1 + exp((A + x) / B))
-//! draw = 1 − win − loss
-//! ```
-//!
-//! with `A` = [`WDL_A`] = 100 cp (the score at which a win becomes as
-//! likely as not) and `B` = [`WDL_B`] = 80 cp (how quickly the odds turn).
-//! So a level position reads 22% / 56% / 22%, +100 cp reads
-//! 50% / 42% / 8%, and +300 cp reads 92% / 7% / 1%. The constants are
-//! round numbers chosen by hand, not fitted to Shuai's games: read the
-//! percentages as a guide to what the score means, not as odds. Mate
-//! scores are a certain win or loss, and so are wins and losses by the
-//! repetition rules found in the search.
+//! The win/draw/loss estimate is the model fitted to Shuai's own games
+//! ([`crate::wdl`]), in whole percent: the chances of the side to move
+//! given the score and the attacking material on the board. Mate scores
+//! are a certain win or loss, and so are wins and losses by the repetition
+//! rules found in the search.
 
+use shuai_board::Position;
 use shuai_search::score::{is_rule_score, DisplayScore};
-
-/// The score (cp, side to move) at which the model gives even odds of a win.
-pub const WDL_A: f64 = 100.0;
-/// The scale (cp) of the model's logistic curves.
-pub const WDL_B: f64 = 80.0;
 
 /// A win/draw/loss estimate in whole percent (the three add up to 100).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,28 +21,12 @@ pub struct Wdl {
     pub loss: u32,
 }
 
-/// The win/draw/loss estimate of a search score (side to move's view).
-pub fn wdl(score: i32) -> Wdl {
-    if is_rule_score(score) || matches!(DisplayScore::from_score(score), DisplayScore::Mate(_)) {
-        return if score > 0 {
-            Wdl {
-                win: 100,
-                draw: 0,
-                loss: 0,
-            }
-        } else {
-            Wdl {
-                win: 0,
-                draw: 0,
-                loss: 100,
-            }
-        };
-    }
-    let x = f64::from(score);
-    let logistic = |t: f64| 1.0 / (1.0 + t.exp());
-    let win = (100.0 * logistic((WDL_A - x) / WDL_B)).round() as u32;
-    let loss = (100.0 * logistic((WDL_A + x) / WDL_B)).round() as u32;
-    let (win, loss) = (win.min(100), loss.min(100 - win.min(100)));
+/// The win/draw/loss estimate of a search score (side to move's view) in
+/// `pos` (whose material the model reads).
+pub fn wdl(score: i32, pos: &Position) -> Wdl {
+    let w = crate::wdl::wdl(score, crate::wdl::attackers(pos));
+    let (win, loss) = ((w.win + 5) / 10, (w.loss + 5) / 10);
+    let loss = loss.min(100 - win);
     Wdl {
         win,
         draw: 100 - win - loss,
@@ -133,25 +99,25 @@ mod tests {
 
     #[test]
     fn wdl_is_symmetric_and_adds_up() {
+        let start = Position::startpos();
         for s in [-900, -300, -100, -20, 0, 20, 100, 300, 900] {
-            let a = wdl(s);
-            let b = wdl(-s);
+            let a = wdl(s, &start);
+            let b = wdl(-s, &start);
             assert_eq!(a.win + a.draw + a.loss, 100, "{s}");
             assert_eq!((a.win, a.draw, a.loss), (b.loss, b.draw, b.win), "{s}");
         }
+        // The fitted model: every attacker on the board, a level score.
         assert_eq!(
-            wdl(0),
+            wdl(0, &start),
             Wdl {
-                win: 22,
-                draw: 56,
-                loss: 22
+                win: 39,
+                draw: 22,
+                loss: 39
             }
         );
-        assert_eq!(wdl(100).win, 50);
-        assert!(wdl(300).win >= 90);
-        assert_eq!(wdl(mate_in(5)).win, 100);
-        assert_eq!(wdl(mated_in(4)).loss, 100);
-        assert_eq!(wdl(RULE_WIN - 3).win, 100);
+        assert_eq!(wdl(mate_in(5), &start).win, 100);
+        assert_eq!(wdl(mated_in(4), &start).loss, 100);
+        assert_eq!(wdl(RULE_WIN - 3, &start).win, 100);
     }
 
     #[test]
@@ -165,9 +131,10 @@ mod tests {
         assert_eq!(score_text(mated_in(0)), "mated");
         assert_eq!(score_text(RULE_WIN - 7), "rule win");
         assert_eq!(score_text(-(RULE_WIN - 7)), "rule loss");
-        assert_eq!(wdl(44).to_string(), "W 33% D 53% L 14%");
-        assert_eq!(format!("{}", wdl(-1000)), "W  0% D  0% L100%");
-        assert_eq!(format!("{:#}", wdl(-1000)), "W 0% D 0% L 100%");
+        let start = Position::startpos();
+        assert_eq!(wdl(44, &start).to_string(), "W 43% D 22% L 35%");
+        assert_eq!(format!("{}", wdl(-3000, &start)), "W  0% D  0% L100%");
+        assert_eq!(format!("{:#}", wdl(-3000, &start)), "W 0% D 0% L 100%");
     }
 
     #[test]
