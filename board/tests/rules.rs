@@ -741,7 +741,7 @@ fn mate_on_the_last_ply_of_the_natural_limit_wins() {
 /// is the same on every run.
 fn checking_walk(fen: &str, plies: usize, checks: usize) -> Position {
     'seeds: for seed in 1..200u64 {
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = shuai_board::Rng::new(seed);
         let mut pos = Position::from_fen(fen).unwrap();
         let mut seen = std::collections::HashSet::new();
         seen.insert(pos.key());
@@ -767,10 +767,7 @@ fn checking_walk(fen: &str, plies: usize, checks: usize) -> Position {
             if pool.is_empty() {
                 continue 'seeds;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            pos.make_move(pool[(rng % pool.len() as u64) as usize]);
+            pos.make_move(*rng.pick(&pool));
             given += (red && pos.in_check()) as usize;
             seen.insert(pos.key());
         }
