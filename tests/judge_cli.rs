@@ -82,6 +82,30 @@ fn judge_by_either_rule_book() {
     assert!(err.contains("unknown rule book 'fide'"), "{err}");
 }
 
+/// A composed position no game can reach (a third red rook, a red pawn
+/// behind its start rank) is judged, with one warning on stderr: two rooks
+/// mate on rank 9 while the third stands by.
+#[test]
+fn judge_a_composed_position() {
+    let (code, out, err) = shuai(&["judge", "--fen", "1R2k4/R8/9/9/9/9/9/P8/R8/3K5 b"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("verdict: loss\n"), "{out}");
+    assert!(out.to_lowercase().contains("checkmate"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("shuai: composed position accepted, though no game can reach it: "),
+        "{err}"
+    );
+    assert!(
+        err.contains("pawn on a2 is behind its starting rank"),
+        "{err}"
+    );
+    // A king outside its palace is still refused.
+    let (code, _, err) = shuai(&["judge", "--fen", "4k4/9/9/9/9/9/9/9/9/K8 w"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("outside its palace"), "{err}");
+}
+
 #[test]
 fn judge_rejects_an_illegal_move_clearly() {
     let (code, out, err) = shuai(&["judge", "--moves", "h2e2 e9e7"]);

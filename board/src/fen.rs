@@ -1,6 +1,8 @@
 //! FEN text in and out, with validation that names the problem.
 
-use crate::{Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square, FILES, RANKS};
+use crate::{
+    Bitboard, Color, File, Piece, PieceKind, Position, Rank, Square, FILES, MAX_MOVES, RANKS,
+};
 use std::fmt;
 
 /// The standard starting position.
@@ -51,6 +53,24 @@ pub enum FenError {
     /// The side that is not to move is in check (its king could be taken),
     /// including kings facing each other on an open file.
     OpponentInCheck(Color),
+    /// A composed position with so many pieces that one side could have
+    /// more moves than a move list holds.
+    TooManyPieces(Color),
+}
+
+impl FenError {
+    /// Whether a composed position may break this rule and still be
+    /// played and judged ([`Position::from_fen_lenient`] accepts it with a
+    /// warning): a pawn behind its starting rank, an advisor or elephant
+    /// off its points, more pieces of a kind than a set has.
+    pub fn is_composition_only(&self) -> bool {
+        matches!(
+            self,
+            FenError::TooMany { .. }
+                | FenError::UnreachablePoint { .. }
+                | FenError::PawnBehindStart(_)
+        )
+    }
 }
 
 impl fmt::Display for FenError {
@@ -84,6 +104,11 @@ impl fmt::Display for FenError {
                 piece.fen_char()
             ),
             FenError::PawnBehindStart(sq) => write!(f, "pawn on {sq} is behind its starting rank"),
+            FenError::TooManyPieces(c) => write!(
+                f,
+                "{} has more pieces than the engine can generate moves for",
+                side(c)
+            ),
             FenError::OpponentInCheck(c) => {
                 write!(f, "{} is not to move but its king is attacked", side(c))
             }
@@ -126,10 +151,47 @@ fn reachable(piece: Piece, sq: Square) -> Result<(), FenError> {
     }
 }
 
+/// The most moves a piece of `kind` can have: a bound on the move list a
+/// composed position needs.
+fn most_moves(kind: PieceKind) -> usize {
+    match kind {
+        PieceKind::Rook | PieceKind::Cannon => 17,
+        PieceKind::Horse => 8,
+        PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => 4,
+        PieceKind::Pawn => 3,
+    }
+}
+
 impl Position {
     /// Parses a FEN. The fields after the side to move are optional; `H`/`E`
-    /// are read as horse/elephant; `w` or `r` mean Red to move.
+    /// are read as horse/elephant; `w` or `r` mean Red to move. Placements
+    /// no game can reach are refused; see [`Position::from_fen_lenient`]
+    /// for composed positions.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(fen, false).map(|(pos, _)| pos)
+    }
+
+    /// Parses a FEN of a composed problem or study: a placement a game
+    /// cannot reach but the engine can play (a pawn behind its starting
+    /// rank, an advisor or elephant off its points, more pieces of a kind
+    /// than a set has) is accepted, each such point returned as a warning
+    /// ([`FenError::is_composition_only`]). Still refused: malformed text,
+    /// a missing king, a king outside its palace, the side not to move in
+    /// check, and more pieces than a move list can hold.
+    pub fn from_fen_lenient(fen: &str) -> Result<(Position, Vec<FenError>), FenError> {
+        Position::parse_fen(fen, true)
+    }
+
+    fn parse_fen(fen: &str, lenient: bool) -> Result<(Position, Vec<FenError>), FenError> {
+        let mut warnings = Vec::new();
+        let mut tolerate = |e: FenError| {
+            if lenient && e.is_composition_only() {
+                warnings.push(e);
+                Ok(())
+            } else {
+                Err(e)
+            }
+        };
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
         let rows: Vec<&str> = placement.split('/').collect();
@@ -155,13 +217,15 @@ impl Position {
                     File::new(file as u8).expect("file < 9"),
                     Rank::new(rank_index as u8).expect("rank < 10"),
                 );
-                reachable(piece, sq)?;
+                if let Err(e) = reachable(piece, sq) {
+                    tolerate(e)?;
+                }
                 counts[piece.index()] += 1;
-                if counts[piece.index()] > piece.kind().max_count() {
-                    return Err(FenError::TooMany {
+                if counts[piece.index()] == piece.kind().max_count() + 1 {
+                    tolerate(FenError::TooMany {
                         piece,
                         count: counts[piece.index()],
-                    });
+                    })?;
                 }
                 pos.put(piece, sq);
                 file += 1;
@@ -176,6 +240,13 @@ impl Position {
         for color in Color::ALL {
             if pos.pieces(color, PieceKind::King).is_empty() {
                 return Err(FenError::MissingKing(color));
+            }
+            let bound: usize = PieceKind::ALL
+                .iter()
+                .map(|&k| pos.pieces(color, k).count() as usize * most_moves(k))
+                .sum();
+            if bound > MAX_MOVES {
+                return Err(FenError::TooManyPieces(color));
             }
         }
         let side = match fields.next() {
@@ -205,7 +276,7 @@ impl Position {
             return Err(FenError::OpponentInCheck(!side));
         }
         debug_assert_eq!(pos.key(), pos.compute_key());
-        Ok(pos)
+        Ok((pos, warnings))
     }
 
     /// The FEN of the position (side `w` or `b`, counters included).

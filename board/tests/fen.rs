@@ -174,3 +174,66 @@ fn errors_read_well() {
         "Black is not to move but its king is attacked"
     );
 }
+
+/// Composed positions: what a game cannot reach but the engine can play is
+/// accepted by the lenient reader with one warning per point; what cannot
+/// be played or judged is refused by both readers.
+#[test]
+fn lenient_reader_accepts_compositions_with_warnings() {
+    let lenient = |fen: &str| Position::from_fen_lenient(fen);
+    // A red pawn behind its start rank, a red advisor off its points, a
+    // third black rook.
+    let (pos, warnings) =
+        lenient("r3k4/9/r8/9/9/9/r8/P8/9/3KA4 w - - 0 1").expect("a playable composition");
+    assert_eq!(
+        warnings,
+        [
+            FenError::TooMany {
+                piece: Piece::new(Color::Black, PieceKind::Rook),
+                count: 3
+            },
+            FenError::PawnBehindStart(sq("a2")),
+            FenError::UnreachablePoint {
+                piece: Piece::new(Color::Red, PieceKind::Advisor),
+                square: sq("e0")
+            },
+        ]
+    );
+    assert!(warnings.iter().all(FenError::is_composition_only));
+    assert_eq!(pos.to_fen(), "r3k4/9/r8/9/9/9/r8/P8/9/3KA4 w - - 0 1");
+    // The engine can play it: legal moves exist, the pawn moves forward.
+    let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    assert!(moves.contains(&"a2a3".to_string()), "{moves:?}");
+    assert_eq!(
+        Position::from_fen("r3k4/9/r8/9/9/9/r8/P8/9/3KA4 w - - 0 1").unwrap_err(),
+        FenError::TooMany {
+            piece: Piece::new(Color::Black, PieceKind::Rook),
+            count: 3
+        }
+    );
+    // A position a game can reach gives no warning.
+    assert_eq!(lenient(START_FEN).unwrap().1, []);
+    // Still refused: no king, a king outside its palace, the side not to
+    // move in check, malformed text, more pieces than a move list holds.
+    for (fen, e) in [
+        (
+            "9/9/9/9/9/9/9/9/9/3K5 w",
+            FenError::MissingKing(Color::Black),
+        ),
+        (
+            "4k4/9/9/9/9/9/9/9/9/K8 w",
+            FenError::KingOutsidePalace(sq("a0")),
+        ),
+        (
+            "4k4/9/9/9/9/9/9/9/4R4/3K5 w",
+            FenError::OpponentInCheck(Color::Black),
+        ),
+        ("4k4/9/9 w", FenError::WrongRankCount(3)),
+        (
+            "RRRRk4/RRRR5/RRR6/9/9/9/9/9/9/3K5 w",
+            FenError::TooManyPieces(Color::Red),
+        ),
+    ] {
+        assert_eq!(lenient(fen).unwrap_err(), e, "{fen}");
+    }
+}

@@ -251,10 +251,19 @@ pub fn main() -> ExitCode {
 }
 
 /// Builds a position from an optional FEN and an optional move list.
+/// A composed position (one no game can reach) is accepted with a warning
+/// on stderr.
 pub fn setup(fen: Option<&str>, moves: Option<&str>) -> Result<Position, String> {
     let mut pos = match fen {
         None => Position::startpos(),
-        Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
+        Some(f) => {
+            let (pos, warning) =
+                crate::fen::read_fen(f).map_err(|e| format!("invalid FEN: {e}"))?;
+            if let Some(w) = warning {
+                eprintln!("shuai: {w}");
+            }
+            pos
+        }
     };
     for text in moves.unwrap_or("").split_whitespace() {
         let m = pos.parse_move(text).map_err(|e| e.to_string())?;

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fen;
 pub mod perft;
 pub mod protocol;
 pub mod terminal;

@@ -525,6 +525,9 @@ impl Controller {
                         "the moves use ranks 0-9 although UCI_Variant xiangqi was set; reading and writing ranks 0-9 from now on",
                     );
                 }
+                if let Some(w) = parsed.warning {
+                    self.message(&w);
+                }
                 if let Some(p) = parsed.problem {
                     self.message(&p);
                 }
@@ -718,6 +721,26 @@ mod tests {
                 "{out:?}"
             );
         }
+    }
+
+    /// A composed position is set up with one warning line, and the engine
+    /// plays from it.
+    #[test]
+    fn composed_position_is_accepted_with_a_warning() {
+        let out = talk("uci\nposition fen 4k4/9/9/9/9/9/9/P8/9/3KA4 w\ngo depth 2\n");
+        let warnings: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string composed position accepted"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{out:?}");
+        assert!(warnings[0].ends_with(
+            "pawn on a2 is behind its starting rank; piece 'A' on e0 stands on a point it can never reach"
+        ));
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),
+            "{out:?}"
+        );
     }
 
     #[test]

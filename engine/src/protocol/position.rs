@@ -3,6 +3,7 @@
 //! optional `moves` list.
 
 use super::format::Format;
+use crate::fen::read_fen;
 use shuai_board::{Move, Position};
 
 /// A position read from a command.
@@ -12,6 +13,8 @@ pub struct Parsed {
     pub position: Position,
     /// What was wrong with the move list, if anything.
     pub problem: Option<String>,
+    /// The FEN is a composed position no game can reach (accepted).
+    pub warning: Option<String>,
     /// The moves only made sense with ranks 0–9 although the GUI had set
     /// `UCI_Variant xiangqi`: they were read that way.
     pub zero_based_fallback: bool,
@@ -26,22 +29,22 @@ pub fn parse_position(args: &[&str], fmt: Format) -> Result<Parsed, String> {
         .position(|t| t.eq_ignore_ascii_case("moves"))
         .unwrap_or(args.len());
     let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
-    let start = match setup.split_first() {
+    let (start, warning) = match setup.split_first() {
         Some((kw, rest)) if kw.eq_ignore_ascii_case("startpos") => {
             if !rest.is_empty() {
                 log::info!("position: ignored words after startpos: {}", rest.join(" "));
             }
-            Position::startpos()
+            (Position::startpos(), None)
         }
         Some((kw, fen)) if kw.eq_ignore_ascii_case("fen") => {
             if fen.is_empty() {
                 return Err("position fen needs a FEN; position unchanged".to_string());
             }
-            Position::from_fen(&fen.join(" "))
+            read_fen(&fen.join(" "))
                 .map_err(|e| format!("invalid FEN ({e}); position unchanged"))?
         }
         // A FEN without the `fen` word.
-        Some((first, _)) if first.contains('/') => Position::from_fen(&setup.join(" "))
+        Some((first, _)) if first.contains('/') => read_fen(&setup.join(" "))
             .map_err(|e| format!("invalid FEN ({e}); position unchanged"))?,
         _ => {
             return Err("position needs 'startpos' or 'fen <FEN>'; position unchanged".to_string())
@@ -58,6 +61,7 @@ pub fn parse_position(args: &[&str], fmt: Format) -> Result<Parsed, String> {
             return Ok(Parsed {
                 position: p0,
                 problem: None,
+                warning,
                 zero_based_fallback: true,
             });
         }
@@ -65,6 +69,7 @@ pub fn parse_position(args: &[&str], fmt: Format) -> Result<Parsed, String> {
     Ok(Parsed {
         position,
         problem,
+        warning,
         zero_based_fallback: false,
     })
 }

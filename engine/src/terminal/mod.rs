@@ -173,7 +173,12 @@ pub fn parse_position(words: &[String], moves: &[String]) -> Result<Position, St
         Position::startpos()
     } else {
         let fen = setup.join(" ");
-        Position::from_fen(&fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?
+        let (pos, warning) =
+            crate::fen::read_fen(&fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        if let Some(w) = warning {
+            eprintln!("{w}");
+        }
+        pos
     };
     let all_moves = inline_moves
         .iter()
