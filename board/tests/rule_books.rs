@@ -591,3 +591,35 @@ fn the_default_book_is_chinese() {
     assert_eq!("asian".parse::<RuleBook>(), Ok(Asian));
     assert_eq!(Asian.to_string(), "asian");
 }
+
+/// Asian rule 13, diagram 14, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `R7+1 a5-4 R7-1 a4+5`): "one check one idle" is
+/// allowed. a8a9 checks along the back rank, the advisor blocks on d9,
+/// a9a8 attacks nothing; the advisor returns to e8. Chinese: a cycle with
+/// an idle move is allowed too. A draw in both books.
+#[test]
+fn one_check_one_idle_is_allowed_d14() {
+    let fen = "4k4/R3a4/9/9/9/9/9/9/9/3K5 w";
+    let moves = "a8a9 e8d9 a9a8 d9e8 a8a9 e8d9 a9a8 d9e8";
+    assert_eq!(class(Asian, fen, "a8a9"), MoveClass::Check);
+    for book in RuleBook::ALL {
+        allowed_draw(book, fen, moves);
+    }
+}
+
+/// Asian rules 24 and 40, diagrams 51 and 102, RECONSTRUCTED (an
+/// equivalent position, not the diagrams; WXF `R7=3 r6=7 R3=2 r7=8`):
+/// the red rook follows the unprotected black rook along rank 2, and each
+/// time the black rook could take it back: a perpetual offer to exchange
+/// (or sacrifice), not a chase. A draw in both books (Chinese: an attack
+/// on a piece of the same kind that can take back is an exchange offer,
+/// idle).
+#[test]
+fn perpetual_exchange_offer_is_a_draw_d51_d102() {
+    let fen = "3ak4/4a4/1r7/9/9/9/9/7R1/9/3AKA3 w";
+    let moves = "h2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2";
+    for book in RuleBook::ALL {
+        assert_eq!(class(book, fen, "h2b2"), MoveClass::Idle, "{book}");
+        allowed_draw(book, fen, moves);
+    }
+}
