@@ -623,3 +623,21 @@ fn perpetual_exchange_offer_is_a_draw_d51_d102() {
         allowed_draw(book, fen, moves);
     }
 }
+
+/// Asian rule 24, diagram 55, RECONSTRUCTED (an equivalent position, not
+/// the diagram, which has horses; WXF `H2+4 h7+9 H4-2 h9-7`): a piece
+/// attacking one of the same kind that cannot take back chases it. The
+/// black rook is pinned to its king by the rook e2 (protected by the
+/// elephant g0), so it cannot take the rook that follows it on a7/a6:
+/// every red move is a chase of the same rook, Red loses. Black's rook
+/// moves only renew its attack on the protected rook e2 (an exchange
+/// offer). Chinese: the same (a same-kind target that cannot take back
+/// because it is pinned is chased): Red loses in both books.
+#[test]
+fn same_kind_that_cannot_take_back_is_chased_d55() {
+    let fen = "3aka3/9/4r4/R8/9/9/9/4R4/9/3K2B2 w";
+    let moves = "a6a7 e7e6 a7a6 e6e7 a6a7 e7e6 a7a6 e6e7";
+    for book in RuleBook::ALL {
+        red_chases_and_loses(book, fen, moves, Loss, "e7");
+    }
+}
