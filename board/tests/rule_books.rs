@@ -641,3 +641,26 @@ fn same_kind_that_cannot_take_back_is_chased_d55() {
         red_chases_and_loses(book, fen, moves, Loss, "e7");
     }
 }
+
+/// Asian rule 25, diagram 56, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `P1=2 c5=8 P2=3 c8=7`, here with the pawn as the mount
+/// and a crossed black pawn as the target): a cannon attack made only by
+/// moving its mount is a chase. The red pawn steps between g6 and h6, each
+/// time giving one of the cannons g8/h8 its screen against the crossed,
+/// unprotected black pawn, which steps aside between h4 and g4. Neither
+/// cannon moves, yet every red move chases the same pawn: Red loses.
+/// Chinese: supplying the screen is a new attack too, and a crossed pawn
+/// can be chased: Red loses as well.
+#[test]
+fn cannon_chase_by_moving_the_mount_d56() {
+    let fen = "3aka3/6CC1/9/6P2/9/7p1/9/9/9/3K5 w";
+    let moves = "g6h6 h4g4 h6g6 g4h4 g6h6 h4g4 h6g6 g4h4";
+    for book in RuleBook::ALL {
+        assert_eq!(
+            class(book, fen, "g6h6").to_string(),
+            "chase (pawn h4)",
+            "{book}"
+        );
+        red_chases_and_loses(book, fen, moves, Loss, "h4");
+    }
+}
