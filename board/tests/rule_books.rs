@@ -664,3 +664,35 @@ fn cannon_chase_by_moving_the_mount_d56() {
         red_chases_and_loses(book, fen, moves, Loss, "h4");
     }
 }
+
+/// Asian rule 16, diagram 26, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `C2=1 r9=8 C1=9 r1=2`, here the rooks stay and Black
+/// shuffles its king): one cannon chasing two rooks in turn. The cannon
+/// swings between a2 and i2, attacking the rook a7 or i7 over the pawn in
+/// front of it; the rooks protect each other, which does not matter for a
+/// cannon on a rook (rule 15). Asian: not the same piece on every move,
+/// allowed (rules 16 and 32): a draw. Chinese: a chase on every move, of
+/// one piece or several, is a perpetual chase (28.12), against Black's idle
+/// king moves: Red loses.
+#[test]
+fn one_cannon_chasing_two_rooks_d26() {
+    let fen = "5k3/9/r7r/p7p/9/9/9/C8/9/2BAKAB2 w";
+    let moves = "a2i2 f9f8 i2a2 f8f9 a2i2 f9f8 i2a2 f8f9";
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Loss,
+        loses(
+            Color::Red,
+            Conduct::PerpetualChaseOfSeveral {
+                origins: squares(&["a7", "i7"]),
+            },
+        ),
+        Conduct::PerpetualChaseOfSeveral {
+            origins: squares(&["a7", "i7"]),
+        },
+        Conduct::Allowed,
+    );
+    allowed_draw(Asian, fen, moves);
+}
