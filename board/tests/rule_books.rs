@@ -696,3 +696,30 @@ fn one_cannon_chasing_two_rooks_d26() {
     );
     allowed_draw(Asian, fen, moves);
 }
+
+/// Asian rule 33, diagrams 81 and 82, RECONSTRUCTED (an equivalent
+/// position, not the diagrams, in which two rooks both move; WXF `R2+1
+/// c9-2 R3+1 c9+1`): two pieces may not take turns to chase one piece.
+/// a5e5 attacks the unprotected horse e7 with the rook (and doubles the
+/// cannon e1's screens); e5a5 uncovers the cannon e1's attack on it over
+/// the pawn e3. The attacker alternates, the victim is the same: a
+/// perpetual chase, Red loses. Chinese: the same, a chase on every move
+/// (28.12): Red loses.
+#[test]
+fn two_pieces_in_turn_on_one_piece_d81_d82() {
+    let fen = "3ak4/9/4n4/9/R8/9/4P4/9/4C4/3K5 w";
+    let moves = "a5e5 d9e8 e5a5 e8d9 a5e5 d9e8 e5a5 e8d9";
+    for book in RuleBook::ALL {
+        let first = class(book, fen, "a5e5");
+        let v = first.victims();
+        assert_eq!(v.len(), 1, "{book}: {first}");
+        assert_eq!((v[0].square, v[0].attacker_square), (sq("e7"), sq("e5")));
+        let later = play(fen, "a5e5 d9e8");
+        let m = later.parse_move("e5a5").unwrap();
+        let second = classify_move_with(&later, m, &RuleOptions::with_book(book));
+        let v = second.victims();
+        assert_eq!(v.len(), 1, "{book}: {second}");
+        assert_eq!((v[0].square, v[0].attacker_square), (sq("e7"), sq("e1")));
+        red_chases_and_loses(book, fen, moves, Loss, "e7");
+    }
+}
