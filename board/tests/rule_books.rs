@@ -723,3 +723,29 @@ fn two_pieces_in_turn_on_one_piece_d81_d82() {
         red_chases_and_loses(book, fen, moves, Loss, "e7");
     }
 }
+
+/// Asian rule 7, diagram 4, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `R5=4 c5=6 R4=5 c6=5`): each side resolves the check
+/// and checks back. The rook e4/f4 and the cannon e6/f6 swap files: the
+/// rook to f4 blocks the black rook f9 and leaves the red cannon e0 one
+/// screen (the cannon e6); the cannon to f6 unblocks the e file and checks
+/// the king f0 over the rook f4; the rook back to e4 checks directly; the
+/// cannon back to e6 blocks it and uncovers the rook f9. Both sides check
+/// on every move: a draw in both books (Chinese: two perpetual checks,
+/// draw).
+#[test]
+fn mutual_check_is_a_draw_d4() {
+    let fen = "4kr3/9/9/4c4/9/4R4/9/9/9/4CK3 w";
+    let moves = "e4f4 e6f6 f4e4 f6e6 e4f4 e6f6 f4e4 f6e6";
+    for book in RuleBook::ALL {
+        expect(
+            book,
+            fen,
+            moves,
+            Draw,
+            Reason::MutualPerpetualCheck,
+            Conduct::PerpetualCheck,
+            Conduct::PerpetualCheck,
+        );
+    }
+}
