@@ -749,3 +749,42 @@ fn mutual_check_is_a_draw_d4() {
         );
     }
 }
+
+/// Asian rule 8, diagram 5, RECONSTRUCTED (the page is not stored; an
+/// equivalent position built from the rule's text): "two checks, one check
+/// back". The red horse checks from c7 and from e6; the black king steps
+/// to f8, out of the horse's reach and off the e file, which uncovers the
+/// cannon e9 on the king e0 (over the pawn e3): a check back. The horse's
+/// return to e6 blocks it and checks again; the king's return to e8 does
+/// not check (it chases the horse e6, the cannon firing over the king).
+/// Red checks on every move, Black on one of two: the perpetual checker,
+/// Red, loses. Chinese: the same result (perpetual check against a side
+/// that does not check perpetually loses), with Black's check and chase
+/// counted as a forbidden mix that the perpetual check outweighs.
+#[test]
+fn two_checks_one_check_back_d5() {
+    let fen = "4c4/4k4/9/4N4/9/9/4P4/9/9/4K4 w";
+    let moves = "e6c7 e8f8 c7e6 f8e8 e6c7 e8f8 c7e6 f8e8";
+    // Chinese: f8e8 also chases the loose horse e6 (the cannon e9 over the
+    // king), so Black mixes a check and a chase, forbidden, but a lone
+    // perpetual check still loses.
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Loss,
+        Reason::PerpetualCheck { loser: Color::Red },
+        Conduct::PerpetualCheck,
+        Conduct::MixedAttacks,
+    );
+    // Asian: one check one chase is allowed (rule 12).
+    expect(
+        Asian,
+        fen,
+        moves,
+        Loss,
+        Reason::PerpetualCheck { loser: Color::Red },
+        Conduct::PerpetualCheck,
+        Conduct::Allowed,
+    );
+}
