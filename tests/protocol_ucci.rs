@@ -56,6 +56,9 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option randomness type combo var none var tiny var small var medium var large var huge default none",
         "option style type combo var solid var normal var risky default normal",
         "option promotion type check default false",
+        "option skill type spin min 0 max 20 default 20",
+        "option limitstrength type check default false",
+        "option elo type spin min 600 max 2500 default 2500",
         "option newgame type button",
     ] {
         assert!(lines.contains(&want.to_string()), "missing {want}");

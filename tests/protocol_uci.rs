@@ -50,10 +50,17 @@ fn handshake_lists_uci_options() {
             "Knowledge",
             "Randomness",
             "Style",
+            "Skill Level",
+            "UCI_LimitStrength",
+            "UCI_Elo",
             "UCI_ShowWDL",
             "UCI_Variant"
         ]
     );
+    assert!(
+        lines.contains(&"option name Skill Level type spin default 20 min 0 max 20".to_string())
+    );
+    assert!(lines.contains(&"option name UCI_LimitStrength type check default false".to_string()));
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
     assert!(lines.contains(
         &"option name Natural Move Limit type spin default 120 min 2 max 1000".to_string()
@@ -531,4 +538,49 @@ fn quit_and_eof_in_uci() {
         rest.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{rest:?}"
     );
+}
+
+/// Strength levels: `Skill Level` and `UCI_LimitStrength` + `UCI_Elo` cap
+/// the search's nodes (64 at level 0, searched with 8 lines to choose
+/// from), and the move is still legal; an Elo outside the table's range
+/// is clamped with a message.
+#[test]
+fn skill_level_and_elo_weaken_the_search() {
+    let (mut e, _) = uci();
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go wtime 60000 btime 60000");
+    let lines = e.expect_prefix("bestmove");
+    check_search(&start_after("h2e2 h9g7"), &lines);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let nodes: u64 = field(last_info, "nodes").unwrap().parse().unwrap();
+    assert!(nodes < 64 + 16, "{last_info}");
+    // The user's MultiPV (1) is what is shown, not the level's 8 lines.
+    assert!(
+        lines.iter().all(|l| !l.contains(" multipv 2 ")),
+        "{lines:?}"
+    );
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 100");
+    assert_eq!(
+        e.sync(),
+        ["info string setoption UCI_Elo: 100 is outside 600..2500; using 600"]
+    );
+    e.send("go depth 30");
+    let lines = e.expect_prefix("bestmove");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(field(last_info, "nodes").unwrap().parse::<u64>().unwrap() < 80);
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("go depth 3");
+    let lines = e.expect_prefix("bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
 }

@@ -223,3 +223,26 @@ fn horses_from_the_start() {
     echo("red", start, "b0c2", "马八进七(b0c2)");
     echo("red", start, "H2E2", "炮二平五(h2e2)");
 }
+
+#[test]
+fn a_weakened_level_plays_legal_moves_and_says_its_strength() {
+    let run = play(&["--level", "0"], "h2e2\nh0g2\ni0h0\nquit\n");
+    run.check(
+        run.out
+            .contains("Shuai (帅) plays Black at level 0.0 (about 600 Elo)"),
+        "the level is announced",
+    );
+    run.check(
+        run.out.matches("Shuai (Black) played ").count() == 3,
+        "one reply to each of the three moves",
+    );
+    let run = play(&["--elo", "1350"], "quit\n");
+    run.check(
+        run.out.contains("at level 7.5 (about 1350 Elo)"),
+        "an Elo between two measured levels",
+    );
+    let bad = shuai(&["play", "--level", "21"], "");
+    bad.check(bad.code == 2, "a level above 20 is refused");
+    let both = shuai(&["play", "--level", "3", "--elo", "1500"], "");
+    both.check(both.code == 2, "level and Elo together are refused");
+}

@@ -114,6 +114,10 @@ pub(crate) struct Shared<'a> {
     limits: &'a Limits,
     time: TimeManager,
     node_counts: Vec<AtomicU64>,
+    /// Workers publish their node counts and check the limits when
+    /// `nodes & check_mask == 0`: every 1024 nodes, more often under a
+    /// small node limit (so a 64-node search stops near 64).
+    check_mask: u64,
     natural_limit: u32,
     /// The repetition rules repetitions in the tree are scored by.
     rule_book: RuleBook,
@@ -125,6 +129,15 @@ pub(crate) struct Shared<'a> {
     /// Recompute the network's accumulators from scratch at every
     /// evaluation instead of updating them (tests compare the two).
     full_refresh: bool,
+}
+
+/// How often workers check the limits (see [`Shared`]'s `check_mask`):
+/// every 1024 nodes, or about every eighth of a smaller node limit.
+fn check_mask(limits: &Limits) -> u64 {
+    limits
+        .nodes
+        .map_or(1024, |n| (n / 8).clamp(1, 1024).next_power_of_two())
+        - 1
 }
 
 impl Shared<'_> {
@@ -140,7 +153,7 @@ impl Shared<'_> {
     }
 
     /// Stops the search when the hard time limit or the node limit is hit
-    /// (called by the main thread every 1024 nodes).
+    /// (called by the main thread every `check_mask + 1` nodes).
     fn check_limits(&self) {
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
         if out_of_nodes || (!self.control.pondering() && self.time.out_of_time()) {
@@ -349,6 +362,7 @@ impl Searcher {
             limits,
             time: TimeManager::new(limits, start),
             node_counts: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            check_mask: check_mask(limits),
             natural_limit: self.natural_limit,
             rule_book: self.rule_book,
             reporter,

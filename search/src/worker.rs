@@ -232,12 +232,13 @@ impl<'a> Worker<'a> {
         1.0 + self.best_move_changes.min(3.0) * f64::from(params::tm_instability()) / 100.0
     }
 
-    /// Counts a node and, every 1024 nodes, publishes the count and checks
-    /// the stop conditions.
+    /// Counts a node and, every `check_mask + 1` nodes (1024 unless a
+    /// small node limit asks for more), publishes the count and checks the
+    /// stop conditions.
     #[inline]
     fn visit(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.shared.check_mask == 0 {
             self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {
                 self.shared.check_limits();
@@ -854,6 +855,7 @@ mod tests {
             limits: &limits,
             time: TimeManager::new(&limits, std::time::Instant::now()),
             node_counts: vec![AtomicU64::new(0)],
+            check_mask: 1023,
             natural_limit: 120,
             rule_book: RuleBook::Chinese,
             reporter: &|_| {},

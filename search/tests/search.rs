@@ -46,6 +46,18 @@ fn node_limit_is_respected_closely() {
     let r = search(shuai_board::START_FEN, "", Limits::nodes(20_000));
     assert!(r.best_move.is_some());
     assert!(r.nodes >= 20_000 && r.nodes < 20_000 + 2048, "{}", r.nodes);
+    // A small limit is checked more often, so it is kept as closely (the
+    // weak playing levels search 64 nodes and up); the first iteration
+    // always completes, so a move is still found.
+    for limit in [64, 300] {
+        let r = search(shuai_board::START_FEN, "", Limits::nodes(limit));
+        assert!(r.best_move.is_some());
+        assert!(
+            r.nodes >= limit && r.nodes < limit + limit / 4,
+            "{limit}: {}",
+            r.nodes
+        );
+    }
 }
 
 #[test]

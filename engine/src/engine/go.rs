@@ -1,6 +1,7 @@
 //! What a `go` asks for, and the search limits the engine makes of it.
 
 use super::options::EngineOptions;
+use super::policy::Choice;
 use shuai_board::Move;
 use shuai_search::{Clock, Limits};
 
@@ -35,24 +36,21 @@ impl GoParams {
 }
 
 /// The search limits of a `go`: its own limits, the banned moves, the
-/// option-driven MultiPV (at least 4 when randomising), the move overhead,
-/// a node cap for a `go` without any limit, and a quarter more planned time
-/// when the GUI lets us ponder (not on the last move before a time
-/// control; the search's hard cap stays well inside the real clock).
+/// option-driven MultiPV (raised to the lines `choice` picks from), the
+/// move overhead, a node cap for a `go` without any limit, and a quarter
+/// more planned time when the GUI lets us ponder (not on the last move
+/// before a time control; the search's hard cap stays well inside the real
+/// clock). A weakened level also caps the nodes and scales the planned
+/// time and a fixed move time down.
 pub fn build_limits(
     params: &GoParams,
     opts: &EngineOptions,
     banned: &[Move],
-    randomise: bool,
+    choice: &Choice,
 ) -> Limits {
-    let user_multipv = opts.multipv.max(1);
     let mut limits = Limits {
         depth: params.limits.depth.map(|d| d.max(1)),
-        multipv: if randomise {
-            user_multipv.max(4)
-        } else {
-            user_multipv
-        },
+        multipv: opts.multipv.max(1).max(choice.lines()),
         banned_moves: banned.to_vec(),
         move_overhead: opts.move_overhead,
         ..params.limits.clone()
@@ -67,22 +65,26 @@ pub fn build_limits(
             }
         }
     }
+    if let Choice::Level(skill) = choice {
+        skill.limit(&mut limits);
+    }
     limits
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Randomness, Skill};
     use std::time::Duration;
 
     #[test]
     fn limits_of_a_go() {
         let opts = EngineOptions::default();
-        let bare = build_limits(&GoParams::default(), &opts, &[], false);
+        let bare = build_limits(&GoParams::default(), &opts, &[], &Choice::Best);
         assert_eq!(bare.nodes, Some(DEFAULT_GO_NODES));
         assert_eq!(bare.move_overhead, opts.move_overhead);
         let p = GoParams::depth(0);
-        let l = build_limits(&p, &opts, &[], true);
+        let l = build_limits(&p, &opts, &[], &Choice::Near(Randomness::Small));
         assert_eq!((l.depth, l.nodes, l.multipv), (Some(1), None, 4));
         let clock = Clock {
             remaining: Duration::from_millis(1000),
@@ -100,8 +102,20 @@ mod tests {
             ponder: true,
             ..EngineOptions::default()
         };
-        let l = build_limits(&p, &pondering, &[], false);
+        let l = build_limits(&p, &pondering, &[], &Choice::Best);
         assert_eq!(l.clock.unwrap().remaining, Duration::from_millis(1250));
         assert_eq!(l.nodes, None);
+        // A level caps the nodes, asks for its lines and plans less time.
+        let skill = Skill::from_level(4).unwrap();
+        let l = build_limits(&p, &opts, &[], &Choice::Level(skill));
+        assert_eq!(l.nodes, Some(skill.nodes()));
+        assert_eq!(l.multipv, skill.lines());
+        assert_eq!(l.clock.unwrap().remaining, Duration::from_millis(280));
+        let p = GoParams {
+            limits: Limits::nodes(10),
+            ..GoParams::default()
+        };
+        let l = build_limits(&p, &opts, &[], &Choice::Level(skill));
+        assert_eq!(l.nodes, Some(10));
     }
 }

@@ -33,6 +33,7 @@ mod options;
 mod policy;
 mod probe;
 mod report;
+mod strength;
 
 pub use eval_files::{EvalNetwork, EvalWeights};
 pub use go::{build_limits, GoParams, DEFAULT_GO_NODES};
@@ -42,7 +43,10 @@ pub use options::{
     MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 pub use policy::{ACCEPT_DRAW_SCORE, RESIGN_AFTER, RESIGN_SCORE};
+pub use report::IterationLines;
+pub use strength::{Skill, FULL_SKILL, LEVEL_ELO};
 
+pub use policy::Choice;
 use policy::{fallback_outcome, Decider};
 use probe::{probe_line, probe_table};
 use report::Collector;
@@ -370,8 +374,8 @@ impl Engine {
             searcher.clear();
         }
         let user_multipv = opts.multipv.max(1);
-        let randomise = opts.randomness != Randomness::None && !params.limits.infinite;
-        let limits = build_limits(&params, &opts, &self.banned, randomise);
+        let choice = Choice::of(&opts, &params);
+        let limits = build_limits(&params, &opts, &self.banned, &choice);
         if let Some(c) = &params.opponent_clock {
             log::debug!("opponent clock: {c:?}");
         }
@@ -384,11 +388,7 @@ impl Engine {
         let decide = Decider {
             resign: opts.resign,
             hopeless_streak: self.hopeless_streak,
-            randomness: if randomise {
-                opts.randomness
-            } else {
-                Randomness::None
-            },
+            choice,
             rng: self.next_random(),
         };
         let pos = self.position.clone();

@@ -2,6 +2,7 @@
 //! choices a GUI's dialog offers.
 
 use super::eval_files::{EvalNetwork, EvalWeights};
+use super::strength::{Skill, FULL_SKILL};
 use shuai_board::rules::RuleBook;
 use shuai_eval::nnue::Network;
 use shuai_search::Searcher;
@@ -192,6 +193,13 @@ pub struct EngineOptions {
     pub use_nnue: bool,
     /// The repetition rules the search plays by (`Repetition Rules`).
     pub rule_book: RuleBook,
+    /// `Skill Level`: 0 (weakest) to [`FULL_SKILL`] (full strength).
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at [`EngineOptions::elo`] instead of the
+    /// skill level.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength to play at when limiting strength.
+    pub elo: i32,
 }
 
 impl EngineOptions {
@@ -199,6 +207,16 @@ impl EngineOptions {
     /// off.
     pub fn active_network(&self) -> Option<Arc<Network>> {
         self.use_nnue.then(|| Arc::clone(&self.network.network))
+    }
+
+    /// The weakened level these options ask for, if any: the Elo when
+    /// limiting strength, else the skill level below full.
+    pub fn skill(&self) -> Option<Skill> {
+        if self.limit_strength {
+            Some(Skill::from_elo(self.elo))
+        } else {
+            Skill::from_level(self.skill_level)
+        }
     }
 
     /// A searcher set up with these options (table size, natural-move
@@ -239,6 +257,9 @@ impl Default for EngineOptions {
             // (tools/README.md, "How the networks were made").
             use_nnue: true,
             rule_book: RuleBook::Chinese,
+            skill_level: FULL_SKILL,
+            limit_strength: false,
+            elo: Skill::elo_range().1,
         }
     }
 }

@@ -1,12 +1,15 @@
-//! The move-choice policy at the end of a search: which of the nearly
-//! equal moves to play (randomness), whether to offer or accept a draw,
-//! when to resign, and a legal move when the search failed.
+//! The move-choice policy at the end of a search: which move to play
+//! (the best, one of the nearly equal ones, or a weakened level's choice),
+//! whether to offer or accept a draw, when to resign, and a legal move
+//! when the search failed.
 
-use super::options::Randomness;
+use super::go::GoParams;
+use super::options::{EngineOptions, Randomness};
 use super::report::Collector;
+use super::strength::Skill;
 use super::Outcome;
 use shuai_board::rules::insufficient_material;
-use shuai_board::{Move, PieceKind, Position};
+use shuai_board::{Move, PieceKind, Position, Rng};
 use shuai_search::score::{is_mate, MATE_BOUND};
 use shuai_search::{Info, SearchResult};
 use std::time::Duration;
@@ -18,14 +21,49 @@ pub const RESIGN_AFTER: u32 = 3;
 /// A score at or below this makes an offered draw welcome.
 pub const ACCEPT_DRAW_SCORE: i32 = -200;
 
-/// The end-of-search decisions: which move (randomness), draw, resign.
+/// How the move to play is chosen from the search's lines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Choice {
+    /// The search's best move.
+    Best,
+    /// Any move within the randomness margin of the best, equally likely.
+    Near(Randomness),
+    /// A weakened level's choice (see [`Skill::choose`]).
+    Level(Skill),
+}
+
+impl Choice {
+    /// The choice `opts` ask for in a search with `params`: analysis
+    /// (`go infinite`) and mate searches always get the best move.
+    pub fn of(opts: &EngineOptions, params: &GoParams) -> Choice {
+        if params.limits.infinite || params.limits.mate.is_some() {
+            return Choice::Best;
+        }
+        match (opts.skill(), opts.randomness) {
+            (Some(skill), _) => Choice::Level(skill),
+            (None, Randomness::None) => Choice::Best,
+            (None, r) => Choice::Near(r),
+        }
+    }
+
+    /// How many lines the search must keep for this choice.
+    pub fn lines(&self) -> usize {
+        match self {
+            Choice::Best => 1,
+            Choice::Near(_) => 4,
+            Choice::Level(skill) => skill.lines(),
+        }
+    }
+}
+
+/// The end-of-search decisions: which move, draw, resign.
 pub(super) struct Decider {
     /// Resigning is allowed.
     pub(super) resign: bool,
     /// Consecutive hopeless searches so far.
     pub(super) hopeless_streak: u32,
-    /// How far from the best move a choice may stray.
-    pub(super) randomness: Randomness,
+    /// How the move is chosen.
+    pub(super) choice: Choice,
     /// The random draw for this move's choice.
     pub(super) rng: u64,
 }
@@ -52,24 +90,34 @@ impl Decider {
         if outcome.pv.first() != outcome.best_move.as_ref() {
             outcome.pv = outcome.best_move.into_iter().collect();
         }
-        let margin = self.randomness.margin();
-        if margin > 0 && outcome.best_move.is_some() && !is_mate(outcome.score) {
-            let lines = collector.lines();
-            let best = outcome.score;
-            let candidates: Vec<&Info> = lines
-                .iter()
-                .filter(|l| l.depth == outcome.depth && !l.pv.is_empty())
-                .filter(|l| l.score >= best - margin && l.score.abs() < MATE_BOUND)
-                .collect();
-            if candidates.len() > 1 {
-                let pick = candidates[(self.rng % candidates.len() as u64) as usize];
-                if pick.pv.first() != outcome.best_move.as_ref() {
-                    log::debug!("randomness: playing {} instead", pick.pv[0]);
-                    outcome.best_move = Some(pick.pv[0]);
-                    outcome.ponder_move = pick.pv.get(1).copied();
-                    outcome.score = pick.score;
-                    outcome.pv = pick.pv.clone();
-                }
+        if outcome.best_move.is_none() {
+            return outcome;
+        }
+        let lines = collector.complete_lines();
+        let candidates = lines.iter().filter(|l| !l.pv.is_empty());
+        let pick = match self.choice {
+            Choice::Best => None,
+            Choice::Near(randomness) => {
+                let best = outcome.score;
+                let near: Vec<&Info> = candidates
+                    .filter(|l| l.depth == outcome.depth)
+                    .filter(|l| l.score >= best - randomness.margin() && l.score.abs() < MATE_BOUND)
+                    .collect();
+                (!is_mate(best) && near.len() > 1)
+                    .then(|| near[(self.rng % near.len() as u64) as usize])
+            }
+            // The deepest complete iteration's lines, whatever the
+            // interrupted one found: a level chooses among moves it has
+            // compared.
+            Choice::Level(skill) => skill.pick(&lines, &mut Rng::new(self.rng)),
+        };
+        if let Some(pick) = pick {
+            if pick.pv.first() != outcome.best_move.as_ref() {
+                log::debug!("move choice: playing {} instead", pick.pv[0]);
+                outcome.best_move = Some(pick.pv[0]);
+                outcome.ponder_move = pick.pv.get(1).copied();
+                outcome.score = pick.score;
+                outcome.pv = pick.pv.clone();
             }
         }
         outcome

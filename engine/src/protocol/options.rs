@@ -7,8 +7,8 @@
 
 use super::format::Dialect;
 use crate::engine::{
-    max_hash_mb, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Style,
-    DEFAULT_HASH_MB, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
+    max_hash_mb, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Skill, Style,
+    DEFAULT_HASH_MB, FULL_SKILL, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
     NATURAL_LIMIT_RANGE,
 };
 use shuai_board::rules::RuleBook;
@@ -99,6 +99,12 @@ pub enum Key {
     Rules,
     /// Win/draw/loss chances in `info` lines (`UCI_ShowWDL`).
     ShowWdl,
+    /// `Skill Level` (UCCI `skill`): 0–20, 20 full strength.
+    SkillLevel,
+    /// `UCI_LimitStrength` (UCCI `limitstrength`): play at `UCI_Elo`.
+    LimitStrength,
+    /// `UCI_Elo` (UCCI `elo`).
+    Elo,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -119,9 +125,6 @@ const LEGACY: &[&str] = &[
     "numapolicy",
     "nodestime",
     "ucishowwdl",
-    "skilllevel",
-    "ucilimitstrength",
-    "ucielo",
     "slowmover",
     "sixtymoverule",
     "rule60",
@@ -177,6 +180,9 @@ pub fn lookup(name: &str) -> Option<Key> {
         "usennue" => Key::UseNnue,
         "repetitionrules" | "rules" | "rulebook" => Key::Rules,
         "ucishowwdl" | "showwdl" => Key::ShowWdl,
+        "skilllevel" | "skill" | "level" => Key::SkillLevel,
+        "ucilimitstrength" | "limitstrength" => Key::LimitStrength,
+        "ucielo" | "elo" => Key::Elo,
         other if LEGACY.contains(&other) => Key::Legacy,
         _ => return None,
     };
@@ -207,6 +213,7 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
     let overhead = d.move_overhead.as_millis();
     let (nmin, nmax) = NATURAL_LIMIT_RANGE;
     let levels = combo(&Level::NAMES);
+    let (elo_min, elo_max) = Skill::elo_range();
     match dialect {
         Dialect::Ucci => vec![
             format!("option usemillisec type check default {}", onoff(f.usemillisec)),
@@ -264,6 +271,18 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             ),
             format!("option promotion type check default {}", onoff(d.promotion)),
             format!("option resign type check default {}", onoff(d.resign)),
+            format!(
+                "option skill type spin min 0 max {FULL_SKILL} default {}",
+                d.skill_level
+            ),
+            format!(
+                "option limitstrength type check default {}",
+                onoff(d.limit_strength)
+            ),
+            format!(
+                "option elo type spin min {elo_min} max {elo_max} default {}",
+                d.elo
+            ),
             "option newgame type button".to_string(),
         ],
         Dialect::Uci => vec![
@@ -316,6 +335,18 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
                 "option name Style type combo default {} {}",
                 d.style.name(),
                 combo(&Style::NAMES)
+            ),
+            format!(
+                "option name Skill Level type spin default {} min 0 max {FULL_SKILL}",
+                d.skill_level
+            ),
+            format!(
+                "option name UCI_LimitStrength type check default {}",
+                onoff(d.limit_strength)
+            ),
+            format!(
+                "option name UCI_Elo type spin default {} min {elo_min} max {elo_max}",
+                d.elo
             ),
             format!("option name UCI_ShowWDL type check default {}", onoff(f.show_wdl)),
             "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
@@ -580,6 +611,12 @@ pub fn apply(
             )),
         },
         Key::UseNnue => check!(opts.use_nnue),
+        Key::SkillLevel => spin!(0, FULL_SKILL, |n: i64| opts.skill_level = n as u8),
+        Key::LimitStrength => check!(opts.limit_strength),
+        Key::Elo => {
+            let (lo, hi) = Skill::elo_range();
+            spin!(lo, hi, |n: i64| opts.elo = n as i32)
+        }
         Key::Legacy => log::info!("setoption {name}: legacy option, ignored"),
     }
     out

@@ -5,13 +5,14 @@
 
 use super::live::{self, Progress};
 use super::{board, emit, notation, parse_position, say, score, side_name, Style, StyleArgs};
+use crate::engine::{IterationLines, Skill, FULL_SKILL};
 use clap::{Args, ValueEnum};
 use shuai_board::rules::{GameResult, RuleBook, Verdict};
-use shuai_board::{Color, Move, Position};
+use shuai_board::{Color, Move, Position, Rng};
 use shuai_search::{Control, Limits, SearchResult, Searcher};
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// A side to play.
@@ -39,6 +40,8 @@ While playing, type a move in ICCS (h2e2) or Chinese notation (炮二平五,
 Examples:
   shuai play
   shuai play --side black --movetime 3000
+  shuai play --level 6
+  shuai play --elo 1500
   shuai play --fen '3k5/9/9/9/9/9/9/9/4A4/3AK1R2 w'")]
 pub struct PlayArgs {
     /// The side you play.
@@ -51,6 +54,17 @@ pub struct PlayArgs {
     /// Also stop the engine's search at this depth (for weaker, faster play).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=120))]
     pub depth: Option<u32>,
+    /// The engine's playing level: 0 (weakest) to 20 (full strength, the
+    /// default). Lower levels search less and choose among their best
+    /// moves with a growing error; the README's level table gives each
+    /// level's measured Elo.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=FULL_SKILL as i64),
+          conflicts_with = "elo")]
+    pub level: Option<u8>,
+    /// Play at about this Elo instead (the level table's scale; values
+    /// outside its range use its weakest or strongest level).
+    #[arg(long, value_name = "ELO")]
+    pub elo: Option<i32>,
     /// The position to start from: a FEN (quoted) or `startpos`.
     #[arg(long)]
     pub fen: Option<String>,
@@ -83,7 +97,12 @@ struct Game {
     /// Plies played before the game started (`--moves`), never undone.
     setup_plies: usize,
     searcher: Searcher,
+    /// The limits of a hint (full strength).
     limits: Limits,
+    /// The engine's level, when weakened.
+    skill: Option<Skill>,
+    /// Draws the level's choices.
+    rng: Rng,
     /// The repetition rules the game is judged by.
     rules: RuleBook,
     style: Style,
@@ -96,22 +115,30 @@ impl Game {
         emit(&board::render(&self.pos, self.style, self.pos.last_move()));
     }
 
-    /// Runs the engine on the current position.
-    fn think(&mut self, note: &str) -> SearchResult {
+    /// Runs the engine on the current position with `limits`; returns the
+    /// result and the lines of the deepest complete iteration.
+    fn think(&mut self, note: &str, limits: &Limits) -> (SearchResult, Vec<shuai_search::Info>) {
         let control = Arc::new(Control::new());
         let progress = Progress {
             style: self.style,
             live: true,
             note,
         };
-        live::search(
+        let lines = Mutex::new(IterationLines::default());
+        let result = live::search(
             &mut self.searcher,
             &self.pos,
-            &self.limits,
+            limits,
             &control,
             progress,
-            &|_| {},
-        )
+            &|info| {
+                if let Ok(mut l) = lines.lock() {
+                    l.record(info);
+                }
+            },
+        );
+        let lines = lines.into_inner().map(|l| l.complete()).unwrap_or_default();
+        (result, lines)
     }
 
     /// Plays `m` (legal), says who played it (and `detail`) and redraws
@@ -132,19 +159,28 @@ impl Game {
         }
     }
 
-    /// The engine's move.
+    /// The engine's move (at its level, if weakened).
     fn engine_move(&mut self) {
-        let result = self.think("Ctrl-C: move now");
-        let Some(m) = result.best_move else {
+        let mut limits = self.limits.clone();
+        if let Some(skill) = self.skill {
+            skill.limit(&mut limits);
+        }
+        let (result, lines) = self.think("Ctrl-C: move now", &limits);
+        let Some(mut m) = result.best_move else {
             // Unreachable: the end of the game is judged before.
             self.over = true;
             return;
         };
+        let mut shown = result.score;
+        if let Some(pick) = self.skill.and_then(|s| s.pick(&lines, &mut self.rng)) {
+            m = pick.pv[0];
+            shown = pick.score;
+        }
         let detail = format!(
             "   [depth {}, score {} for Shuai, {:#}]",
             result.depth,
-            score::score_text(result.score),
-            score::wdl(result.score, &self.pos)
+            score::score_text(shown),
+            score::wdl(shown, &self.pos)
         );
         self.play(m, "Shuai", &detail);
     }
@@ -213,7 +249,8 @@ impl Game {
                 if self.over {
                     eprintln!("The game is over: undo, fen or quit.");
                 } else {
-                    let result = self.think("Ctrl-C: stop");
+                    let limits = self.limits.clone();
+                    let (result, _) = self.think("Ctrl-C: stop", &limits);
                     if let Some(m) = result.best_move {
                         say!(
                             "Hint: {}   [depth {}, score {} for you, {:#}]   line {}",
@@ -286,18 +323,29 @@ pub fn run(args: &PlayArgs) -> ExitCode {
         depth: args.depth,
         ..Limits::default()
     };
+    let skill = match (args.elo, args.level) {
+        (Some(elo), _) => Some(Skill::from_elo(elo)),
+        (None, Some(level)) => Skill::from_level(level),
+        (None, None) => None,
+    };
     let mut game = Game {
         setup_plies: pos.ply_count(),
         pos,
         human,
         searcher,
         limits,
+        skill,
+        rng: Rng::from_clock(),
         rules: args.rules,
         style: args.style.style(),
         over: false,
     };
+    let strength = match skill {
+        Some(s) => format!(" at level {:.1} (about {} Elo)", s.level(), s.elo()),
+        None => String::new(),
+    };
     say!(
-        "Shuai (帅) plays {}, you play {}; {} a move. Type moves as 炮二平五 or h2e2; \
+        "Shuai (帅) plays {}{strength}, you play {}; {} a move. Type moves as 炮二平五 or h2e2; \
          commands: {COMMANDS}.",
         side_name(!human),
         side_name(human),
