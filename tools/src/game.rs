@@ -89,6 +89,9 @@ impl DrawRule {
 pub struct GameConfig {
     /// Time control or fixed limit per move.
     pub limit: Limit,
+    /// Per colour (Red, Black): a fixed limit that replaces `limit` for
+    /// that side in this game (an engine given `depth=` or `nodes=`).
+    pub own_limits: [Option<Limit>; 2],
     /// Grace margin over the clock (or the fixed move time), ms.
     pub margin_ms: u64,
     /// Longest wait for a move when there is no clock (depth, nodes), ms.
@@ -438,7 +441,8 @@ pub fn play_game(
     let mut pos = opening.position();
     let mut moves: Vec<String> = opening.moves.clone();
     let mut played: Vec<PlayedMove> = Vec::new();
-    let mut clocks = [Clock::new(&cfg.limit), Clock::new(&cfg.limit)];
+    let limits = [0, 1].map(|c| cfg.own_limits[c].unwrap_or(cfg.limit));
+    let mut clocks = [Clock::new(&limits[0]), Clock::new(&limits[1])];
     let mut totals = [SearchTotals::default(); 2];
     let mut needs_restart = [false; 2];
     // For UCCI: the FEN after the last capture and the moves since.
@@ -542,8 +546,9 @@ pub fn play_game(
             }
             s
         };
-        let go_cmd = go_command(proto, &cfg.limit, &clocks, stm);
-        let deadline_ms = match cfg.limit {
+        let limit = limits[me];
+        let go_cmd = go_command(proto, &limit, &clocks, stm);
+        let deadline_ms = match limit {
             Limit::Clock { .. } => clocks[me].remaining_ms + cfg.margin_ms,
             Limit::MoveTime(ms) => ms + cfg.margin_ms,
             Limit::Nodes(_) | Limit::Depth(_) => cfg.timeout_ms,
@@ -609,7 +614,7 @@ pub fn play_game(
                 );
             }
         };
-        if !clocks[me].charge(&cfg.limit, elapsed_ms, cfg.margin_ms) {
+        if !clocks[me].charge(&limit, elapsed_ms, cfg.margin_ms) {
             break lose(
                 Termination::TimeForfeit,
                 format!("{who} used {elapsed_ms} ms with less time left; it loses on time."),
@@ -738,6 +743,7 @@ mod tests {
     fn cfg(resign: Option<ResignRule>, draw: Option<DrawRule>) -> GameConfig {
         GameConfig {
             limit: Limit::Depth(1),
+            own_limits: [None, None],
             margin_ms: 0,
             timeout_ms: 1000,
             stop_grace_ms: 100,

@@ -100,7 +100,7 @@ enum Command {
 
 #[derive(Args)]
 struct MatchArgs {
-    /// Engine: name=A,cmd=PATH,proto=uci|ucci|uci1[,dir=DIR][,args=ARGS][,opt.NAME=VALUE…]. Give it twice.
+    /// Engine: name=A,cmd=PATH,proto=uci|ucci|uci1[,dir=DIR][,args=ARGS][,depth=N|nodes=N][,opt.NAME=VALUE…]. Give it twice. depth=/nodes= give that engine its own fixed limit per move instead of the match's (e.g. an anchor at fixed depth).
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// JSON file describing engines by name ({"engines": [{"name", "cmd", "proto", "dir", "args", "options"}]}).
@@ -639,6 +639,7 @@ fn cmd_match(a: MatchArgs) -> Result<(), String> {
         engines: [e0, e1],
         game: GameConfig {
             limit,
+            own_limits: [None, None],
             margin_ms: a.timemargin,
             timeout_ms: a.timeout,
             stop_grace_ms: a.stop_grace,
@@ -1217,6 +1218,7 @@ fn cmd_spsa(a: SpsaArgs) -> Result<(), String> {
             engine: EngineSpec::parse(&spec, None)?,
             game: GameConfig {
                 limit: a.limit.limit()?,
+                own_limits: [None, None],
                 margin_ms: 100,
                 timeout_ms: 60_000,
                 stop_grace_ms: 1000,

@@ -336,7 +336,11 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
                     } else {
                         [second, first]
                     };
-                    let record = play_game(pair, names, &setup, &cfg.game);
+                    let game = GameConfig {
+                        own_limits: [cfg.engines[red_k].limit(), cfg.engines[black_k].limit()],
+                        ..cfg.game.clone()
+                    };
+                    let record = play_game(pair, names, &setup, &game);
                     for (c, k) in [(0, red_k), (1, black_k)] {
                         if record.needs_restart[c] {
                             if let Some(e) = engines[k].as_mut() {
@@ -439,7 +443,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
     }
     Ok(MatchReport {
         engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-        tc: cfg.game.limit.to_string(),
+        tc: time_control_text(cfg),
         book: cfg.book_name.clone(),
         rules: cfg.game.rules.book.to_string(),
         seed: cfg.seed,
@@ -543,4 +547,16 @@ pub fn summary(r: &MatchReport) -> String {
     }
     s.push_str(&format!("{line}\n"));
     s
+}
+
+/// The match's limit as reports show it, with the engines' own fixed
+/// limits: `10+0.1`, or `10+0.1; eleeye: depth 3`.
+fn time_control_text(cfg: &MatchConfig) -> String {
+    let mut text = cfg.game.limit.to_string();
+    for spec in &cfg.engines {
+        if let Some(own) = spec.limit() {
+            text.push_str(&format!("; {}: {own}", spec.name));
+        }
+    }
+    text
 }

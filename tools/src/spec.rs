@@ -2,6 +2,7 @@
 //! speaks, from the command line (`name=A,cmd=PATH,proto=uci,opt.Hash=64`)
 //! or from a JSON config file.
 
+use crate::tc::Limit;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -116,6 +117,13 @@ pub struct EngineSpec {
     /// Options sent after the handshake, in order.
     #[serde(default)]
     pub options: Vec<(String, String)>,
+    /// A fixed depth per move for this engine, instead of the match's
+    /// limit (anchors such as ElephantEye at depth 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move for this engine, instead of the match's limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 fn default_proto() -> Protocol {
@@ -141,7 +149,7 @@ impl EngineConfig {
 
 impl EngineSpec {
     /// Parses `name=A,cmd=PATH,proto=uci|ucci|uci1,dir=DIR,args=A B,
-    /// opt.NAME=VALUE,…`. Keys given here override those of an engine of
+    /// depth=N|nodes=N,opt.NAME=VALUE,…`. Keys given here override those of an engine of
     /// the same name in `config`; `cmd` is required unless the config has
     /// the engine.
     pub fn parse(text: &str, config: Option<&EngineConfig>) -> Result<EngineSpec, String> {
@@ -171,6 +179,8 @@ impl EngineSpec {
             dir: None,
             proto: Protocol::Uci,
             options: Vec::new(),
+            depth: None,
+            nodes: None,
         });
         for (k, v) in fields {
             match k.as_str() {
@@ -180,6 +190,16 @@ impl EngineSpec {
                 "arg" => spec.args.push(v),
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "proto" => spec.proto = Protocol::parse(&v)?,
+                "depth" => {
+                    spec.depth = Some(v.parse().ok().filter(|&d| d > 0).ok_or_else(|| {
+                        format!("engine field depth={v}: not a positive whole number")
+                    })?)
+                }
+                "nodes" => {
+                    spec.nodes = Some(v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("engine field nodes={v}: not a positive whole number")
+                    })?)
+                }
                 _ => match k.strip_prefix("opt.") {
                     Some(opt) if !opt.is_empty() => {
                         spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case(opt));
@@ -192,6 +212,9 @@ impl EngineSpec {
         if spec.cmd.is_empty() {
             return Err(format!("engine '{text}' has no cmd=PATH"));
         }
+        if spec.depth.is_some() && spec.nodes.is_some() {
+            return Err(format!("engine '{text}': give depth= or nodes=, not both"));
+        }
         if spec.name.is_empty() {
             spec.name = Path::new(&spec.cmd)
                 .file_name()
@@ -199,6 +222,16 @@ impl EngineSpec {
                 .unwrap_or_else(|| spec.cmd.clone());
         }
         Ok(spec)
+    }
+}
+
+impl EngineSpec {
+    /// The engine's own fixed limit per move (`depth=` or `nodes=`), if
+    /// it has one instead of the match's.
+    pub fn limit(&self) -> Option<Limit> {
+        self.depth
+            .map(Limit::Depth)
+            .or(self.nodes.map(Limit::Nodes))
     }
 }
 
@@ -221,6 +254,15 @@ mod tests {
         assert!(EngineSpec::parse("name=A", None).is_err());
         assert!(EngineSpec::parse("name=A,cmd=x,proto=xboard", None).is_err());
         assert_eq!(EngineSpec::parse("cmd=/a/b/eng", None).unwrap().name, "eng");
+        let anchor = EngineSpec::parse("cmd=x,depth=3", None).unwrap();
+        assert_eq!(anchor.limit(), Some(Limit::Depth(3)));
+        assert_eq!(
+            EngineSpec::parse("cmd=x,nodes=500", None).unwrap().limit(),
+            Some(Limit::Nodes(500))
+        );
+        assert_eq!(s.limit(), None);
+        assert!(EngineSpec::parse("cmd=x,depth=0", None).is_err());
+        assert!(EngineSpec::parse("cmd=x,depth=3,nodes=9", None).is_err());
     }
 
     #[test]
