@@ -16,7 +16,7 @@ use shuai_board::rules::{
     classify_move_with, judge_repetition_with, repetition_result_with, Conduct, GameResult,
     MoveClass, Reason, RuleBook, RuleOptions, Verdict,
 };
-use shuai_board::{Bitboard, Color, Position, Square};
+use shuai_board::{Bitboard, Color, Square};
 
 use GameResult::{Draw, Loss, Win};
 use RuleBook::{Asian, Chinese};
@@ -96,11 +96,23 @@ fn loses(loser: Color, conduct: Conduct) -> Reason {
     Reason::ForbiddenRepetition { loser, conduct }
 }
 
+/// [`red_chases_and_loses`] by both books alike.
+fn red_chases_and_loses_in_both(fen: &str, moves: &str, result: GameResult, origin: &str) {
+    for book in RuleBook::ALL {
+        red_chases_and_loses(book, fen, moves, result, origin);
+    }
+}
+
 /// The class of `mv` in `fen` by `book` (default options otherwise).
 fn class(book: RuleBook, fen: &str, mv: &str) -> MoveClass {
-    let pos = Position::from_fen(fen).unwrap();
+    class_after(book, fen, "", mv)
+}
+
+/// The class of `mv` by `book` after `played` from `fen`.
+fn class_after(book: RuleBook, fen: &str, played: &str, mv: &str) -> MoveClass {
+    let pos = play(fen, played);
     let m = pos.parse_move(mv).unwrap();
-    assert!(pos.is_legal(m), "{fen} {mv}");
+    assert!(pos.is_legal(m), "{fen} / {played} {mv}");
     classify_move_with(&pos, m, &RuleOptions::with_book(book))
 }
 
@@ -637,9 +649,7 @@ fn perpetual_exchange_offer_is_a_draw_d51_d102() {
 fn same_kind_that_cannot_take_back_is_chased_d55() {
     let fen = "3aka3/9/4r4/R8/9/9/9/4R4/9/3K2B2 w";
     let moves = "a6a7 e7e6 a7a6 e6e7 a6a7 e7e6 a7a6 e6e7";
-    for book in RuleBook::ALL {
-        red_chases_and_loses(book, fen, moves, Loss, "e7");
-    }
+    red_chases_and_loses_in_both(fen, moves, Loss, "e7");
 }
 
 /// Asian rule 25, diagram 56, RECONSTRUCTED (an equivalent position, not
@@ -714,9 +724,7 @@ fn two_pieces_in_turn_on_one_piece_d81_d82() {
         let v = first.victims();
         assert_eq!(v.len(), 1, "{book}: {first}");
         assert_eq!((v[0].square, v[0].attacker_square), (sq("e7"), sq("e5")));
-        let later = play(fen, "a5e5 d9e8");
-        let m = later.parse_move("e5a5").unwrap();
-        let second = classify_move_with(&later, m, &RuleOptions::with_book(book));
+        let second = class_after(book, fen, "a5e5 d9e8", "e5a5");
         let v = second.victims();
         assert_eq!(v.len(), 1, "{book}: {second}");
         assert_eq!((v[0].square, v[0].attacker_square), (sq("e7"), sq("e1")));
@@ -786,5 +794,53 @@ fn two_checks_one_check_back_d5() {
         Reason::PerpetualCheck { loser: Color::Red },
         Conduct::PerpetualCheck,
         Conduct::Allowed,
+    );
+}
+
+/// Asian rule 23, diagram 49, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `R7-1 n2+1 R7-2 n1-2 R7+2 n2+1`): a rook chasing a
+/// horse must change even if the horse chases back once. The red rook
+/// follows the unprotected black horse between c7/c5 and b7/a5; the
+/// horse's return to b7 attacks the rook on c5 (a chase: a horse on a
+/// rook), its move to a5 attacks nothing: "one chase one idle", allowed.
+/// Red chases the same horse on every move and loses, in both books
+/// (Chinese: one chase one idle is allowed too).
+#[test]
+fn rook_chasing_a_horse_that_chases_back_once_d49() {
+    let fen = "5k3/2R6/1n7/9/9/9/9/9/9/3K5 w";
+    let moves = "c8c7 b7a5 c7c5 a5b7 c5c7 b7a5 c7c5 a5b7 c5c7 b7a5";
+    for book in RuleBook::ALL {
+        let c = class_after(book, fen, "c8c7 b7a5 c7c5", "a5b7");
+        assert_eq!(c.to_string(), "chase (rook c5)", "{book}");
+    }
+    red_chases_and_loses_in_both(fen, moves, Loss, "a5");
+}
+
+/// Asian rule 23, diagram 50, RECONSTRUCTED (an equivalent position, not
+/// the diagram; WXF `R6+2 n2+3 R6-2 n3-2`): the horse answers with one
+/// check and one chase. b3c1 checks the king e2 (and attacks the rook
+/// d3); the rook blocks on the horse's leg d1, attacking it again; c1b3
+/// attacks the loose cannon c5. Asian: "one check one chase" is allowed
+/// (rule 12), Red's perpetual chase of the horse is not: Red loses.
+///
+/// The page's moves force the block on the leg (a rook that moves from d3
+/// to d1 can answer a horse's check from c1 in no other way), so the rook
+/// on d1 is pinned by the horse it attacks, and the page still calls that
+/// a chase: rule 19's exemption holds only for a pinned piece that does
+/// not move. Chinese: Black's check and chase are a forbidden mix as
+/// well, so both sides make forbidden moves: a draw.
+#[test]
+fn rook_chasing_a_horse_that_checks_and_chases_d50() {
+    let fen = "2b1kab2/4a4/9/9/2C6/9/1n7/4K4/3R5/9 w";
+    let moves = "d1d3 b3c1 d3d1 c1b3 d1d3 b3c1 d3d1 c1b3";
+    red_chases_and_loses(Asian, fen, moves, Loss, "b3");
+    expect(
+        Chinese,
+        fen,
+        moves,
+        Draw,
+        Reason::MutualForbidden,
+        Conduct::PerpetualChase { origin: sq("b3") },
+        Conduct::MixedAttacks,
     );
 }
