@@ -844,3 +844,60 @@ fn rook_chasing_a_horse_that_checks_and_chases_d50() {
         Conduct::MixedAttacks,
     );
 }
+
+/// Asian rule 27, diagram 64, RECONSTRUCTED (an equivalent position, not
+/// the diagram; the page's moves `R8+4 r5+4 R8-4 r5-1 R8+1 r5+1 R8-1
+/// r5-1`): a rook confined to a line by a cannon may not be chased by a
+/// rook. The black rook stands between the red cannon e1 and the advisor
+/// e8 in front of its king: leaving the e file would expose the king, so
+/// it cannot take the red rook that follows it along ranks 3 and 4. That
+/// attack is not an exchange offer but a chase, every move: Red loses. The
+/// confined rook's own moves along its line are no chase: its attacks off
+/// the line cannot be played, and the cannon e1 it sees is protected by
+/// the advisor d0. Chinese: the same (a target that cannot take back
+/// because it is pinned is chased; a capture must be legal): Red loses.
+#[test]
+fn confined_rook_may_not_be_chased_by_a_rook_d64() {
+    let fen = "2b1k1b2/4a4/4r4/9/9/9/1R7/9/4C4/3A1K3 w";
+    let moves = "b3b7 e7e3 b7b3 e3e4 b3b4 e4e3 b4b3 e3e4 b3b4 e4e3 b4b3 e3e4";
+    for book in RuleBook::ALL {
+        let c = class_after(book, fen, "b3b7 e7e3 b7b3", "e3e4");
+        assert_eq!(c, MoveClass::Idle, "{book}");
+    }
+    red_chases_and_loses_in_both(fen, moves, Loss, "e4");
+}
+
+/// Asian rule 27, the confined rook protected on one of its squares,
+/// RECONSTRUCTED (an equivalent position; the page's diagram 66 moves
+/// `R3=2 r8=7 R2=3 r7=8`, whose verdict the stored page does not give).
+/// The black rook is confined to rank 9 by the red cannon i9 (the advisor
+/// f9 is the other screen before the king d9) and steps between h9 and
+/// g9; the red rook follows it on the h and g files. On g9 the elephant
+/// e7 protects it, so the attack there is no chase: Red's cycle has an
+/// idle move, a draw in both books. Without the elephant every red move
+/// chases the loose, confined rook: Red loses in both books.
+#[test]
+fn confined_rook_protected_on_one_square_may_be_chased_d66() {
+    let moves = "g4h4 h9g9 h4g4 g9h9 g4h4 h9g9 h4g4 g9h9";
+    let protected = "3k1a1rC/8P/3ab4/9/9/6R2/9/9/9/4K4 w";
+    let loose = "3k1a1rC/8P/3a5/9/9/6R2/9/9/9/4K4 w";
+    for book in RuleBook::ALL {
+        allowed_draw(book, protected, moves);
+        red_chases_and_loses(book, loose, moves, Loss, "h9");
+    }
+}
+
+/// Asian rule 27, last sentence, RECONSTRUCTED (an equivalent position
+/// with the page's kind of moves, `N6+7 r5-1 N7-6 r5+1`; diagram 63 has a
+/// cannon as the chaser): a horse or a cannon may never perpetually chase
+/// a confined rook, protected or not. The black rook, confined to the e
+/// file as in diagram 64, is protected by the horse f5 on e3 and by the
+/// horse c5 on e4; the red horse attacks it on both. A horse on a rook is
+/// a chase whatever the protection (rules 15, 26 and the Chinese value
+/// rule): Red loses in both books.
+#[test]
+fn confined_rook_may_not_be_chased_by_a_horse_d63() {
+    let fen = "4k4/4a4/9/9/2n2n3/9/4r4/3N5/4C4/3A1K3 w";
+    let moves = "d2c4 e3e4 c4d2 e4e3 d2c4 e3e4 c4d2 e4e3";
+    red_chases_and_loses_in_both(fen, moves, Loss, "e3");
+}
