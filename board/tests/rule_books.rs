@@ -901,3 +901,68 @@ fn confined_rook_may_not_be_chased_by_a_horse_d63() {
     let moves = "d2c4 e3e4 c4d2 e4e3 d2c4 e3e4 c4d2 e4e3";
     red_chases_and_loses_in_both(fen, moves, Loss, "e3");
 }
+
+/// Asian rule 38, diagram 97, RECONSTRUCTED (an equivalent position, with
+/// a rook where the diagram has a cannon; WXF `C9-1 k6-1 C9+1 k6+1`): a
+/// perpetual threat to "check and capture" is a draw. Wherever the red
+/// rook stands on the c file it threatens c9 (check on rank 9 and attack on
+/// the loose horse b9) or c8 (the same on rank 8 and the horse b8); the
+/// black king steps between f8 and f9. The threat wins a piece only
+/// through a check, so the rook's moves are idle, not chases: a draw.
+///
+/// Chinese: rules.md counts winning a piece "by a sequence of checks" as a
+/// chase, which the detector does not cover (module documentation, "Not
+/// covered"); the Chinese verdict is left untested here rather than pinned
+/// to that gap.
+#[test]
+fn threat_to_check_and_capture_is_a_draw_d97() {
+    let fen = "1n7/1n3k3/9/9/2R6/9/9/9/9/3K5 w";
+    let moves = "c5c4 f8f9 c4c5 f9f8 c5c4 f8f9 c4c5 f9f8";
+    // The threats are real: with the king on f8, c8 checks it and attacks
+    // the loose horse b8; with the king on f9, c9 does the same with b9.
+    assert_eq!(class(Asian, fen, "c5c8"), MoveClass::Check);
+    assert_eq!(
+        class_after(Asian, fen, "c5c4 f8f9", "c4c9"),
+        MoveClass::Check
+    );
+    assert_eq!(class(Asian, fen, "c5c4"), MoveClass::Idle);
+    allowed_draw(Asian, fen, moves);
+}
+
+/// The WXF appendix, "Example of Perpetual Chase", RECONSTRUCTED (the
+/// page's moves `P7=6 e1+3 P6=7 e3-1 P7=8 e5+3 P8=7 e3-5`, in the position
+/// of the issue-15 gap-2 test with the red king on d0, so that the rook is
+/// not pinned by the horse): Red's pawn keeps taking away or doubling the
+/// screen of the black cannon c9 that protects the horse c1, so the red
+/// rook d1, which never moves, newly wins the horse after every red move:
+/// a perpetual chase by removing the defender, Red loses in both books.
+/// (pyffish calls this cycle a draw: its chase detector does not see a
+/// chase made by removing a defender. We follow the page.)
+///
+/// With the rook on the horse's leg in front of the king e0 (the setting
+/// H.G. Muller describes for the appendix), rule 19 says a rook that
+/// cannot move because of a horse does not chase; the Asian book follows
+/// rule 19 there (see `gap_chase_by_removing_a_defender`).
+#[test]
+fn keeping_a_defender_blocked_is_a_chase_appendix_a() {
+    let fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B4A2N/2nR5/2BA1K3 w";
+    let moves = "c6d6 a7c5 d6c6 c5a7 c6b6 e7c5 b6c6 c5e7 c6d6 a7c5 d6c6 c5a7 c6b6 e7c5 \
+                 b6c6 c5e7";
+    red_chases_and_loses_in_both(fen, moves, Loss, "c1");
+}
+
+/// The WXF appendix, "Example of Non-Perpetual Chase", RECONSTRUCTED (an
+/// equivalent position; WXF `R2+1 c8+1 R2-1 c8-1`): the red rook and the
+/// black cannon share the h file with nothing between them, and the cannon
+/// "does not try to escape or seek protection". Every rook move threatens
+/// the loose cannon, but the threat already stood before the move (from
+/// chase to chase, 细则2), so no move is a chase: a draw in both books.
+#[test]
+fn an_attack_the_target_ignores_is_no_chase_appendix_b() {
+    let fen = "5k3/9/7c1/9/9/9/9/7R1/9/3K5 w";
+    let moves = "h2h3 h7h6 h3h2 h6h7 h2h3 h7h6 h3h2 h6h7";
+    for book in RuleBook::ALL {
+        assert_eq!(class(book, fen, "h2h3"), MoveClass::Idle, "{book}");
+        allowed_draw(book, fen, moves);
+    }
+}
