@@ -122,10 +122,20 @@ pub(crate) struct Policy {
     /// horse that would otherwise check its king) chases what it could
     /// legally take. Chinese: yes, a capture that is legal is playable.
     /// Asian: no, "a rook that cannot move because of an enemy knight"
-    /// does not chase, not even that knight (rule 19; diagrams 39–41 and
-    /// the reference cases fsf-1193 and fsf-1195). Pins by a rook or a
-    /// cannon are not covered by it: the reconstruction of diagram 37 has a
-    /// rook confined by a cannon that chases it.
+    /// does not chase, not even that knight, "because the rook doesn't
+    /// move" (rule 19; diagrams 39–41 and the reference cases fsf-1193 and
+    /// fsf-1195). A piece that has just moved onto the leg still chases:
+    /// in diagram 50 the rook blocks the horse's check on its leg and the
+    /// page rules that a perpetual chase of the horse (rule 23).
+    ///
+    /// Pins by a cannon need no switch: a rook confined to a line by a
+    /// cannon (rule 27) can legally take nothing off its line nor the
+    /// pieces on it between the cannon and its king, and its attack on
+    /// the confining cannon stands as long as it is confined, so it never
+    /// newly chases within a cycle; a rook attacking it is not offered an
+    /// exchange because the confined rook cannot legally take back. Both
+    /// follow from the common rules (legal captures, same-kind exchange
+    /// offers), which `rules.md` states for the Chinese book too.
     pub horse_pinned_attackers_chase: bool,
     /// Whether a check that also attacks a piece counts as a chase of it
     /// for a perpetual chase. Chinese: no, a move is classified by its

@@ -385,7 +385,10 @@ fn chases(pos: &mut Position, m: Move, policy: &Policy) -> (Vec<Chased>, Vec<Cha
     let targets = chaseable(pos, them);
     let mut attackers = pos.color_bb(us);
     if !policy.horse_pinned_attackers_chase {
-        attackers &= !horse_pinned(pos, us);
+        // Only a piece that stays put on the leg: rule 19 exempts the rook
+        // because "it doesn't move", and diagram 50 rules a rook that
+        // moves onto the leg (blocking the horse's check) a chaser.
+        attackers &= !horse_pinned(pos, us).without(m.to());
     }
     let mut pairs: Vec<(Square, Square)> = Vec::new();
     for a in attackers {

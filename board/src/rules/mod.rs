@@ -94,12 +94,17 @@
 //!   be chased, whatever the count of attackers (rule 35), except by a
 //!   cheaper piece (horse or cannon on a rook, rules 15, 26);
 //! * the king and pawns may chase (rules 28, 29);
-//! * a pinned piece does not chase, not even its pinner (rules 19, 27).
+//! * a piece standing on the leg of an enemy horse that would check its
+//!   king does not chase, not even that horse, unless it has just moved
+//!   there (rule 19, diagram 50).
 //!
-//! Not covered by the Asian book's detector: appendix B (an attack the
-//! target ignores is no chase), the confined rook's protection on one of
-//! its squares (rule 27), rules whose pages are lost (11, 14, 20–22, 30,
-//! 31, 34, 37, 39).
+//! Some Asian rules need no switch, the common rules give them in both
+//! books: a rook confined to a line by a cannon (rule 27) cannot legally
+//! take anything off its line, so it chases nothing there, and a rook
+//! attacking it is no exchange offer because it cannot take back; an
+//! attack the target ignores (appendix B) stood before the move, so it is
+//! no new attack. Not covered: the rules whose pages are lost (11, 14,
+//! 20–22, 30, 31, 34, 37, 39).
 
 mod book;
 mod classify;
