@@ -25,6 +25,8 @@ fn fake(name: &str, proto: Protocol, args: &str) -> EngineSpec {
         dir: None,
         proto,
         options: vec![("Hash".into(), "1".into())],
+        depth: None,
+        nodes: None,
     }
 }
 
@@ -33,6 +35,7 @@ fn config(a: EngineSpec, b: EngineSpec, limit: Limit, games: usize) -> MatchConf
         engines: [a, b],
         game: GameConfig {
             limit,
+            own_limits: [None, None],
             margin_ms: 50,
             timeout_ms: 2000,
             stop_grace_ms: 300,
@@ -156,6 +159,27 @@ fn late_move_loses_on_time() {
     assert_eq!(r.wdl.w, 2);
     only(&r, Termination::TimeForfeit);
     assert!(r.games[0].reason.contains("on time"));
+}
+
+#[test]
+fn an_engine_with_its_own_fixed_depth_has_no_clock() {
+    // The same slow engine given `depth=3`: it searches by depth, so the
+    // match's 100 ms a move does not apply to it and the game goes on to
+    // the length limit (a draw), with the colours swapped in game two.
+    let slow = EngineSpec {
+        depth: Some(3),
+        ..fake("slow", Protocol::Uci, "--mode late --after 2 --delay 400")
+    };
+    let mut cfg = config(
+        fake("good", Protocol::Uci, ""),
+        slow,
+        Limit::MoveTime(100),
+        2,
+    );
+    cfg.game.max_plies = 6;
+    let r = run_match(&cfg).unwrap();
+    assert_eq!((r.wdl.w, r.wdl.d, r.wdl.l), (0, 2, 0));
+    assert_eq!(r.tc, "movetime 100ms; slow: depth 3");
 }
 
 #[test]

@@ -162,6 +162,13 @@ impl Engine {
         }
     }
 
+    /// Seeds the random choices (`Randomness`, the strength levels), so a
+    /// game replays move for move: tests and calibration use it. Engines
+    /// are seeded from the clock otherwise.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
     /// The current position (its history is the game as the GUI sent it).
     pub fn position(&self) -> &Position {
         &self.position

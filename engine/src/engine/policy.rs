@@ -93,7 +93,7 @@ impl Decider {
         if outcome.best_move.is_none() {
             return outcome;
         }
-        let lines = collector.complete_lines();
+        let lines = collector.best_lines();
         let candidates = lines.iter().filter(|l| !l.pv.is_empty());
         let pick = match self.choice {
             Choice::Best => None,
@@ -106,9 +106,9 @@ impl Decider {
                 (!is_mate(best) && near.len() > 1)
                     .then(|| near[(self.rng % near.len() as u64) as usize])
             }
-            // The deepest complete iteration's lines, whatever the
-            // interrupted one found: a level chooses among moves it has
-            // compared.
+            // The deepest iteration's lines (all of them, or the top few
+            // of an interrupted one): a level chooses among moves it has
+            // compared at one depth.
             Choice::Level(skill) => skill.pick(&lines, &mut Rng::new(self.rng)),
         };
         if let Some(pick) = pick {

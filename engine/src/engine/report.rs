@@ -10,7 +10,7 @@ pub(super) struct Collector<'a> {
     listener: &'a dyn Listener,
     user_multipv: usize,
     latest: Arc<Mutex<Option<Info>>>,
-    /// The lines of the latest iterations.
+    /// The deepest iteration's lines.
     lines: Mutex<IterationLines>,
     /// Main-line score of every completed iteration.
     history: Mutex<Vec<(u32, i32)>>,
@@ -34,9 +34,12 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// The lines of the deepest iteration that reported all its lines.
-    pub(super) fn complete_lines(&self) -> Vec<Info> {
-        self.lines.lock().map(|l| l.complete()).unwrap_or_default()
+    /// The deepest iteration's lines, best first.
+    pub(super) fn best_lines(&self) -> Vec<Info> {
+        self.lines
+            .lock()
+            .map(|l| l.best_first())
+            .unwrap_or_default()
     }
 
     /// The main line's (depth, score) of every completed iteration.
@@ -66,34 +69,35 @@ impl<'a> Collector<'a> {
     }
 }
 
-/// The lines (one per multipv index) of a search's latest iterations, to
-/// choose a move from when the search ends.
+/// The exact lines (one per multipv index) of a search's deepest
+/// iteration, to choose a move from when the search ends.
+///
+/// An iteration searches its lines in order, each the best of the moves
+/// the earlier lines left, so an interrupted iteration's lines are the top
+/// few at the deeper depth: better to choose among than the shallower
+/// iteration's full set.
 #[derive(Clone, Debug, Default)]
 pub struct IterationLines {
-    /// The latest iteration's lines so far.
-    current: Vec<Info>,
-    /// The iteration before it: complete, since the search went on.
-    previous: Vec<Info>,
+    lines: Vec<Info>,
 }
 
 impl IterationLines {
-    /// Records an iteration report.
+    /// Records an iteration report (bounds from a failed aspiration
+    /// window are not lines and are skipped).
     pub fn record(&mut self, info: &Info) {
-        if info.multipv == 1 && self.current.first().is_some_and(|l| l.depth != info.depth) {
-            self.previous = std::mem::take(&mut self.current);
+        if info.bound.is_some() {
+            return;
         }
-        self.current.retain(|l| l.multipv != info.multipv);
-        self.current.push(info.clone());
+        if self.lines.first().is_some_and(|l| l.depth != info.depth) {
+            self.lines.clear();
+        }
+        self.lines.retain(|l| l.multipv != info.multipv);
+        self.lines.push(info.clone());
     }
 
-    /// The lines of the deepest iteration that reported all its lines (an
-    /// interrupted iteration may have reported only some), best first.
-    pub fn complete(&self) -> Vec<Info> {
-        let mut lines = if self.current.len() >= self.previous.len() {
-            self.current.clone()
-        } else {
-            self.previous.clone()
-        };
+    /// The deepest iteration's lines, best first.
+    pub fn best_first(&self) -> Vec<Info> {
+        let mut lines = self.lines.clone();
         lines.sort_by_key(|l| l.multipv);
         lines
     }
@@ -102,14 +106,15 @@ impl IterationLines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shuai_search::Bound;
 
-    fn line(depth: u32, multipv: usize) -> Info {
+    fn line(depth: u32, multipv: usize, bound: Option<Bound>) -> Info {
         Info {
             depth,
             seldepth: depth,
             multipv,
             score: 0,
-            bound: None,
+            bound,
             nodes: 0,
             nps: 0,
             time: std::time::Duration::ZERO,
@@ -119,20 +124,26 @@ mod tests {
     }
 
     #[test]
-    fn an_interrupted_iteration_falls_back_to_the_complete_one() {
+    fn the_deepest_iteration_gives_the_lines() {
         let mut lines = IterationLines::default();
-        for (d, k) in [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
-            lines.record(&line(d, k));
+        for (d, k) in [
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 1),
+        ] {
+            lines.record(&line(d, k, None));
         }
+        lines.record(&line(4, 1, Some(Bound::Lower)));
         let got: Vec<(u32, usize)> = lines
-            .complete()
+            .best_first()
             .iter()
             .map(|l| (l.depth, l.multipv))
             .collect();
-        assert_eq!(got, [(2, 1), (2, 2), (2, 3)]);
-        for k in [2, 3] {
-            lines.record(&line(3, k));
-        }
-        assert!(lines.complete().iter().all(|l| l.depth == 3));
+        assert_eq!(got, [(3, 1), (3, 2)]);
     }
 }

@@ -112,21 +112,20 @@ impl Skill {
     }
 
     /// The error's scale, centipawns: a move `t` worse than the best is
-    /// `e` times less likely (e = 2.718) than the best. 20 at level 19,
-    /// about 300 at level 0.
+    /// `e` times less likely (e = 2.718) than the best. It grows with the
+    /// cube of the weakness: 2 at level 19, 14 at level 10, 102 at level
+    /// 0. The node budget does most of the weakening (about 250 Elo a
+    /// doubling at the lowest levels, measured); the error adds variety,
+    /// and beginners' wild moves at the bottom.
     pub fn temperature(self) -> f64 {
-        5.0 + 15.0 * self.weakness()
+        2.0 + 100.0 * (self.weakness() / 20.0).powi(3)
     }
 
     /// Moves more than this much worse than the best (by the level's own
-    /// search) are never chosen: below a minor piece from level 5 up, so
-    /// middle levels do not give away a piece they saw.
+    /// search) are never chosen: 300 cp at level 0, below 180 (less than
+    /// a horse or cannon) from level 5 up, 21 at level 19.
     pub fn max_loss(self) -> i32 {
-        if self.0 < 5.0 {
-            1200
-        } else {
-            (60.0 + 12.0 * self.weakness()).round() as i32
-        }
+        (20.0 + 280.0 * (self.weakness() / 20.0).powi(2)).round() as i32
     }
 
     /// The share of the planned thinking time a level uses.
@@ -153,7 +152,7 @@ impl Skill {
     }
 
     /// Chooses one of a search's lines (best first, as
-    /// [`IterationLines::complete`](super::IterationLines::complete) gives
+    /// [`IterationLines::best_first`](super::IterationLines::best_first) gives
     /// them) with the level's error; `None` when there is no line.
     pub fn pick<'a>(self, lines: &'a [Info], rng: &mut Rng) -> Option<&'a Info> {
         let lines: Vec<&Info> = lines.iter().filter(|l| !l.pv.is_empty()).collect();
@@ -246,7 +245,9 @@ mod tests {
             assert!(a.time_scale() < b.time_scale());
         }
         // From level 5 up a level never throws away a horse it has seen.
-        assert!(at(5).max_loss() < 300);
+        assert!(at(5).max_loss() < 200);
+        assert_eq!((at(0).max_loss(), at(19).max_loss()), (300, 21));
+        assert_eq!(at(0).temperature().round(), 102.0);
     }
 
     #[test]
@@ -267,11 +268,17 @@ mod tests {
             n
         };
         let top = count(Skill(19.0), &mut rng);
-        // 10 cp worse at temperature 20: e^-0.5 as likely.
-        assert!(top[0] > top[1] && top[1] > 600, "{top:?}");
+        // 10 cp worse at temperature 2.0: e^-5 as likely.
+        assert!(top[0] > 1950 && top[1] > 0, "{top:?}");
         assert_eq!((top[2], top[3]), (0, 0));
+        let middle = count(Skill(10.0), &mut rng);
+        // Temperature 14.5: the second move e^-0.69 (half) as likely; the
+        // 250 cp loss is beyond the bound (90).
+        assert!(middle[1] > 500 && middle[1] < 800, "{middle:?}");
+        assert_eq!(middle[2], 0);
         let bottom = count(Skill(0.0), &mut rng);
-        assert!(bottom[2] > 200, "{bottom:?}");
+        // Temperature 102: 250 cp worse is e^-2.45 as likely (4.3%).
+        assert!(bottom[2] > 40 && bottom[2] < 140, "{bottom:?}");
         // A move into a seen mate is never chosen, even at level 0.
         assert_eq!(bottom[3], 0);
         // A found mate is always played.

@@ -116,7 +116,7 @@ impl Game {
     }
 
     /// Runs the engine on the current position with `limits`; returns the
-    /// result and the lines of the deepest complete iteration.
+    /// result and the lines of the deepest iteration.
     fn think(&mut self, note: &str, limits: &Limits) -> (SearchResult, Vec<shuai_search::Info>) {
         let control = Arc::new(Control::new());
         let progress = Progress {
@@ -137,7 +137,10 @@ impl Game {
                 }
             },
         );
-        let lines = lines.into_inner().map(|l| l.complete()).unwrap_or_default();
+        let lines = lines
+            .into_inner()
+            .map(|l| l.best_first())
+            .unwrap_or_default();
         (result, lines)
     }
 
