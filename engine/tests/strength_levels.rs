@@ -7,8 +7,9 @@
 use shuai_board::rules::{judge_game_end_with, RuleOptions};
 use shuai_board::{Color, Position, Rng};
 use shuai_engine::engine::{Engine, EngineOptions, GoParams, Listener, Outcome, Skill};
-use shuai_search::{Event, Limits};
+use shuai_search::{Clock, Event, Limits};
 use std::sync::Arc;
+use std::time::Duration;
 
 struct Quiet;
 
@@ -38,7 +39,6 @@ fn play(start: &Position, engines: [&mut Engine; 2], budgets: [u64; 2]) -> f64 {
     let rules = RuleOptions::default();
     for _ in 0..240 {
         if let Some(v) = judge_game_end_with(&pos, &rules) {
-            eprintln!("{} plies: {v}", pos.ply_count());
             return match v.winner(pos.side_to_move()) {
                 Some(Color::Red) => 1.0,
                 Some(Color::Black) => 0.0,
@@ -112,4 +112,55 @@ fn levels_are_ordered_in_strength() {
     assert!(low >= 9.0, "level 6 scored {low}/12 against level 0");
     let high = score(12, 6, 12);
     assert!(high >= 9.0, "level 12 scored {high}/12 against level 6");
+}
+
+#[test]
+fn the_lowest_level_moves_legally_within_a_short_clock() {
+    // A whole game of level 0 against itself on a one-second sudden-death
+    // clock each: every move legal, and the engine never takes more than
+    // the clock it was given (it plans a tenth of full strength's share
+    // and stops at 64 nodes).
+    let mut red = at_level(0, 7);
+    let mut black = at_level(0, 8);
+    let mut pos = openings(1).remove(0);
+    let mut left = [Duration::from_secs(1); 2];
+    let rules = RuleOptions::default();
+    let mut moves = 0;
+    while judge_game_end_with(&pos, &rules).is_none() && moves < 200 {
+        let me = pos.side_to_move().index();
+        let engine = if me == 0 { &mut red } else { &mut black };
+        engine.set_position(pos.clone());
+        let clock = Clock {
+            remaining: left[me],
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        engine.go(
+            GoParams {
+                limits: Limits {
+                    clock: Some(clock),
+                    ..Limits::default()
+                },
+                ..GoParams::default()
+            },
+            Arc::new(Quiet),
+        );
+        let outcome = engine.wait().expect("one outcome per go");
+        let mv = outcome
+            .best_move
+            .expect("a legal move while the game is on");
+        assert!(pos.legal_moves().contains(mv), "{mv} in {}", pos.to_fen());
+        assert!(
+            outcome.time < left[me],
+            "{:?} with {:?} left",
+            outcome.time,
+            left[me]
+        );
+        left[me] -= outcome.time;
+        pos.make_move(mv);
+        moves += 1;
+    }
+    // Played to its end (level 0 mates or is mated quickly: beginners).
+    assert!(judge_game_end_with(&pos, &rules).is_some() || moves == 200);
+    assert!(moves > 4, "a game of {moves} plies");
 }
