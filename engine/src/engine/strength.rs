@@ -22,19 +22,24 @@ use shuai_search::{Info, Limits};
 /// `Skill Level` of full strength (the default); lower values weaken.
 pub const FULL_SKILL: u8 = 20;
 
-/// The measured Elo of whole levels, on the scale anchored in the README
-/// ("Strength levels"): (level, Elo). Levels between entries are
-/// interpolated; `UCI_Elo` is mapped through this table. Measured with
-/// `shuai-tools match` at fixed nodes per level against ElephantEye 3.31
-/// at fixed depths (tools/README.md, "Calibrating the levels").
-pub const LEVEL_ELO: [(u8, i32); 7] = [
-    (0, 600),
-    (3, 900),
-    (6, 1200),
-    (9, 1500),
-    (12, 1800),
-    (15, 2100),
-    (19, 2500),
+/// The measured Elo of the anchored levels: (level, Elo), on the scale
+/// ElephantEye 3.31 at depth 3 = 1500. Levels between entries are
+/// interpolated; `UCI_Elo` is mapped through this table. Measured in
+/// December 2026 with `tools/scripts/levels/calibrate.sh` (1,820 games at
+/// fixed nodes per level against ElephantEye at fixed depths 1–8, the
+/// depths against each other, and neighbouring levels; every anchored
+/// level in at least 220 games) and fitted by `fit.py` (one maximum-
+/// likelihood rating per player); README "Strength levels" gives each
+/// rating's 95% interval.
+pub const LEVEL_ELO: [(u8, i32); 8] = [
+    (0, 733),
+    (2, 877),
+    (4, 913),
+    (6, 1258),
+    (8, 1576),
+    (12, 2097),
+    (16, 2598),
+    (19, 2886),
 ];
 
 /// Nodes a move at level 0.

@@ -21,6 +21,8 @@ play() { # name games engine1 engine2
   grep -E "^Games" "$out/$1.txt" | sed "s/^/$1: /"
 }
 # Levels against the anchors nearest them (100 games for each anchored level).
+# Anchored levels: 0, 2, 4, 6, 8, 12, 16, 19 (the low ones are cheap and
+# link the anchors, whose neighbouring depths are far apart).
 play lv0-ee1 100 "$(lv 0)" "$(ee 1)"
 play lv4-ee1 50 "$(lv 4)" "$(ee 1)"
 play lv4-ee2 50 "$(lv 4)" "$(ee 2)"
@@ -37,3 +39,14 @@ play lv16-ee7 50 "$(lv 16)" "$(ee 7)"
 play lv16-lv12 60 "$(lv 16)" "$(lv 12)"
 play lv19-ee7 100 "$(lv 19)" "$(ee 7)"
 play lv19-lv16 60 "$(lv 19)" "$(lv 16)"
+# Level 19 wins 93% against depth 7: depth 8 pins it down.
+play ee7-ee8 60 "$(ee 7)" "$(ee 8)"
+play lv19-ee8 60 "$(lv 19)" "$(ee 8)"
+# Bridging levels between the far-apart low anchors.
+play lv2-ee1 100 "$(lv 2)" "$(ee 1)"
+play lv2-lv0 60 "$(lv 2)" "$(lv 0)"
+play lv4-lv2 60 "$(lv 4)" "$(lv 2)"
+play lv6-ee2 50 "$(lv 6)" "$(ee 2)"
+play lv6-ee3 50 "$(lv 6)" "$(ee 3)"
+play lv6-lv4 60 "$(lv 6)" "$(lv 4)"
+play lv8-lv6 60 "$(lv 8)" "$(lv 6)"

@@ -10,8 +10,9 @@ the inverse of the likelihood's curvature (the Fisher information).
 
 usage: python3 fit.py DIR [--anchor ee-d3=1500]
 
-Prints a table of players with rating and ±95% interval, and the
-observed against the fitted score of every match.
+Prints a table of players with rating and ±95% interval (relative to the
+anchor), the steps between neighbouring levels with their own intervals,
+and the observed against the fitted score of every match.
 """
 import glob
 import json
@@ -64,9 +65,15 @@ def fit(matches, anchor, anchor_elo):
         if np.max(np.abs(step)) < 1e-6:
             break
     cov = np.linalg.inv(info)
-    err = {p: 1.96 * math.sqrt(cov[col[p], col[p]]) for p in free}
-    err[anchor] = 0.0
-    return {p: r[index[p]] for p in players}, err
+    def var(p, q):
+        return cov[col[p], col[q]] if p in col and q in col else 0.0
+
+    err = {p: 1.96 * math.sqrt(var(p, p)) for p in players}
+
+    def step_err(p, q):
+        return 1.96 * math.sqrt(max(var(p, p) + var(q, q) - 2 * var(p, q), 0.0))
+
+    return {p: r[index[p]] for p in players}, err, step_err
 
 
 def order(p):
@@ -83,10 +90,15 @@ def main():
         anchor, anchor_elo = name, float(value)
         del args[i : i + 2]
     matches = load(args[0])
-    ratings, err = fit(matches, anchor, anchor_elo)
+    ratings, err, step_err = fit(matches, anchor, anchor_elo)
     print(f"{'player':<8} {'Elo':>6} {'±95%':>6}   (anchor {anchor} = {anchor_elo:.0f})")
     for p in sorted(ratings, key=order):
         print(f"{p:<8} {ratings[p]:6.0f} {err[p]:6.0f}")
+    print()
+    levels = sorted((p for p in ratings if p.startswith("lv")), key=order)
+    print("steps between neighbouring levels (their own ±95%, free of the anchor's chain):")
+    for p, q in zip(levels, levels[1:]):
+        print(f"  {p} -> {q}: {ratings[q] - ratings[p]:+5.0f} ± {step_err(p, q):3.0f}")
     print()
     print(f"{'match':<18} {'games':>5} {'observed':>9} {'fitted':>7}")
     for a, b, pts, n in matches:
