@@ -182,3 +182,46 @@ pub(super) fn fallback_outcome(pos: &Position, banned: &[Move]) -> Outcome {
         all_banned: best.is_none() && !legal.is_empty(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shuai_search::Limits;
+
+    #[test]
+    fn the_choice_follows_the_options_except_in_analysis() {
+        let level = EngineOptions {
+            skill_level: 5,
+            randomness: Randomness::Small,
+            ..EngineOptions::default()
+        };
+        let timed = GoParams::depth(8);
+        let skill = Skill::from_level(5).unwrap();
+        assert_eq!(Choice::of(&level, &timed), Choice::Level(skill));
+        assert_eq!(Choice::of(&level, &timed).lines(), skill.lines());
+        let analysis = GoParams {
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            ..GoParams::default()
+        };
+        assert_eq!(Choice::of(&level, &analysis), Choice::Best);
+        let random = EngineOptions {
+            randomness: Randomness::Small,
+            ..EngineOptions::default()
+        };
+        assert_eq!(Choice::of(&random, &timed), Choice::Near(Randomness::Small));
+        assert_eq!(Choice::of(&EngineOptions::default(), &timed), Choice::Best);
+        // UCI_LimitStrength takes the Elo, whatever the skill level.
+        let elo = EngineOptions {
+            limit_strength: true,
+            elo: 1576,
+            ..EngineOptions::default()
+        };
+        assert_eq!(
+            Choice::of(&elo, &timed),
+            Choice::Level(Skill::from_level(8).unwrap())
+        );
+    }
+}
