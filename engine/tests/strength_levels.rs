@@ -5,7 +5,7 @@
 //! run and machine: a statistical check with a fixed seed, not a timing.
 
 use shuai_board::rules::{judge_game_end_with, RuleOptions};
-use shuai_board::{Color, Position, Rng};
+use shuai_board::{Color, Move, Position, Rng};
 use shuai_engine::engine::{Engine, EngineOptions, GoParams, Listener, Outcome, Skill};
 use shuai_search::{Clock, Event, Limits};
 use std::sync::Arc;
@@ -30,6 +30,25 @@ fn at_level(level: u8, seed: u64) -> Engine {
     e
 }
 
+/// `engine`'s move in `pos` under `limits`: its outcome and the move,
+/// checked legal.
+fn search_move(engine: &mut Engine, pos: &Position, limits: Limits) -> (Outcome, Move) {
+    engine.set_position(pos.clone());
+    engine.go(
+        GoParams {
+            limits,
+            ..GoParams::default()
+        },
+        Arc::new(Quiet),
+    );
+    let outcome = engine.wait().expect("one outcome per go");
+    let mv = outcome
+        .best_move
+        .expect("a legal move while the game is on");
+    assert!(pos.legal_moves().contains(mv), "{mv} in {}", pos.to_fen());
+    (outcome, mv)
+}
+
 /// Plays one game from `start` between `red` and `black` (engines), each
 /// move within the mover's node budget; returns Red's points (1, ½, 0),
 /// a draw after 240 plies.
@@ -47,20 +66,8 @@ fn play(start: &Position, engines: [&mut Engine; 2], budgets: [u64; 2]) -> f64 {
         }
         let me = pos.side_to_move().index();
         let engine = if me == 0 { &mut *red } else { &mut *black };
-        engine.set_position(pos.clone());
-        // A generous clock: the level's node budget is what stops it.
-        engine.go(
-            GoParams {
-                limits: Limits::nodes(1_000_000),
-                ..GoParams::default()
-            },
-            Arc::new(Quiet),
-        );
-        let outcome = engine.wait().expect("one outcome per go");
-        let mv = outcome
-            .best_move
-            .expect("a legal move while the game is on");
-        assert!(pos.legal_moves().contains(mv), "{mv} in {}", pos.to_fen());
+        // A generous limit: the level's node budget is what stops it.
+        let (outcome, mv) = search_move(engine, &pos, Limits::nodes(1_000_000));
         // The first iteration always completes; past it the budget holds.
         assert!(
             outcome.depth <= 1 || outcome.nodes < budgets[me] + budgets[me] / 4 + 64,
@@ -129,27 +136,16 @@ fn the_lowest_level_moves_legally_within_a_short_clock() {
     while judge_game_end_with(&pos, &rules).is_none() && moves < 200 {
         let me = pos.side_to_move().index();
         let engine = if me == 0 { &mut red } else { &mut black };
-        engine.set_position(pos.clone());
         let clock = Clock {
             remaining: left[me],
             increment: Duration::ZERO,
             moves_to_go: None,
         };
-        engine.go(
-            GoParams {
-                limits: Limits {
-                    clock: Some(clock),
-                    ..Limits::default()
-                },
-                ..GoParams::default()
-            },
-            Arc::new(Quiet),
-        );
-        let outcome = engine.wait().expect("one outcome per go");
-        let mv = outcome
-            .best_move
-            .expect("a legal move while the game is on");
-        assert!(pos.legal_moves().contains(mv), "{mv} in {}", pos.to_fen());
+        let limits = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        let (outcome, mv) = search_move(engine, &pos, limits);
         assert!(
             outcome.time < left[me],
             "{:?} with {:?} left",
