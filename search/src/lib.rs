@@ -43,6 +43,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use worker::Worker;
 
+/// Stack size of a helper thread: room for the deepest search path.
+const HELPER_STACK: usize = 16 << 20;
+
 /// The default natural-move limit in plies (60 moves each without capture).
 pub const DEFAULT_NATURAL_LIMIT: u32 = 120;
 
@@ -129,6 +132,8 @@ pub(crate) struct Shared<'a> {
     /// Recompute the network's accumulators from scratch at every
     /// evaluation instead of updating them (tests compare the two).
     full_refresh: bool,
+    /// The late-move reduction table, by depth and move number.
+    lmr: &'a [[u8; 64]],
 }
 
 /// How often workers check the limits (see [`Shared`]'s `check_mask`):
@@ -215,14 +220,21 @@ impl Shared<'_> {
     }
 }
 
-/// The search engine: the table, the thread count and each thread's
+/// The search engine: the table, the helper threads and each thread's
 /// move-ordering memory survive between searches (a game's moves teach
-/// the next move's search); [`Searcher::clear`] forgets them.
+/// the next move's search); [`Searcher::clear`] forgets what they learned.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
     threads: usize,
+    /// The Lazy SMP helpers (`threads - 1` of them; none for one thread),
+    /// started once and parked between searches; the main worker runs on
+    /// the thread that calls [`Searcher::search`].
+    helpers: Option<rayon::ThreadPool>,
     /// Each thread's move-ordering tables, by thread id.
     histories: Vec<History>,
+    /// The late-move reduction table, computed once (at every search under
+    /// the `tune` feature, whose parameters can change between searches).
+    lmr: Vec<[u8; 64]>,
     natural_limit: u32,
     rule_book: RuleBook,
     weights: Arc<Weights>,
@@ -236,7 +248,9 @@ impl Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: 1,
+            helpers: None,
             histories: Vec::new(),
+            lmr: worker::reductions(),
             natural_limit: DEFAULT_NATURAL_LIMIT,
             rule_book: RuleBook::Chinese,
             weights: Arc::new(Weights::DEFAULT),
@@ -269,9 +283,35 @@ impl Searcher {
         self.network.as_deref()
     }
 
-    /// Sets the number of search threads (at least 1).
+    /// Sets the number of search threads (at least 1), starting the helper
+    /// threads now rather than at the next search. When the system refuses
+    /// them, the searcher keeps one thread and says so in the log.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.clamp(1, 256);
+        let threads = threads.clamp(1, 256);
+        if threads == self.threads {
+            return;
+        }
+        self.helpers = None;
+        self.threads = 1;
+        if threads == 1 {
+            return;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .thread_name(|i| format!("search-helper-{}", i + 1))
+            // The search recurses up to MAX_PLY deep, like the main thread.
+            .stack_size(HELPER_STACK)
+            .build();
+        match pool {
+            Ok(pool) => {
+                self.helpers = Some(pool);
+                self.threads = threads;
+            }
+            Err(e) => log::error!(
+                "cannot start {} helper threads ({e}); searching with one",
+                threads - 1
+            ),
+        }
     }
 
     /// The number of search threads.
@@ -356,6 +396,10 @@ impl Searcher {
             };
         }
         let root_moves = order_root(pos, root_moves, &self.tt);
+        #[cfg(feature = "tune")]
+        {
+            self.lmr = worker::reductions();
+        }
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -369,6 +413,7 @@ impl Searcher {
             weights: &self.weights,
             network: self.network.as_deref(),
             full_refresh: self.full_refresh,
+            lmr: &self.lmr,
         };
         let max_depth = limits
             .depth
@@ -383,16 +428,13 @@ impl Searcher {
             .histories
             .split_first_mut()
             .expect("at least one thread");
-        let (best, ponder, score, depth, pv) = std::thread::scope(|scope| {
-            for (i, history) in helper_histories.iter_mut().enumerate() {
-                let shared = &shared;
-                let root_moves = root_moves.clone();
-                scope.spawn(move || {
-                    let mut w = Worker::new(i + 1, pos, shared, history, root_moves);
-                    w.iterate(max_depth, 1, &mut |_| {});
-                });
-            }
-            let mut main = Worker::new(0, pos, &shared, main_history, root_moves);
+        let helpers = self.helpers.as_ref();
+        let tt = &self.tt;
+        // The main worker searches here while the helpers run in the pool;
+        // the scope returns only when every helper has stopped, so they may
+        // borrow the search's state.
+        let mut main_search = || {
+            let mut main = Worker::new(0, pos, &shared, main_history, root_moves.clone());
             let mut report = |info: &Info| reporter(&Event::Iteration(info.clone()));
             main.iterate(max_depth, multipv, &mut report);
             // Analysis and pondering wait for the GUI's word.
@@ -405,7 +447,7 @@ impl Searcher {
                 .pv
                 .get(1)
                 .copied()
-                .or_else(|| ponder_from_table(pos, best.mv, &self.tt));
+                .or_else(|| ponder_from_table(pos, best.mv, tt));
             (
                 best.mv,
                 ponder,
@@ -413,7 +455,21 @@ impl Searcher {
                 main.completed_depth,
                 best.pv.clone(),
             )
-        });
+        };
+        let (best, ponder, score, depth, pv) = match helpers {
+            Some(pool) => pool.in_place_scope(|scope| {
+                for (i, history) in helper_histories.iter_mut().enumerate() {
+                    let shared = &shared;
+                    let root_moves = root_moves.clone();
+                    scope.spawn(move |_| {
+                        let mut w = Worker::new(i + 1, pos, shared, history, root_moves);
+                        w.iterate(max_depth, 1, &mut |_| {});
+                    });
+                }
+                main_search()
+            }),
+            None => main_search(),
+        };
         SearchResult {
             best_move: Some(best),
             ponder_move: ponder,

@@ -58,7 +58,7 @@ pub(crate) struct RootMove {
 }
 
 /// Late-move reduction table, indexed by depth and move number.
-fn reductions() -> Vec<[u8; 64]> {
+pub(crate) fn reductions() -> Vec<[u8; 64]> {
     let base = f64::from(params::lmr_base()) / 100.0;
     let divisor = f64::from(params::lmr_divisor()) / 100.0;
     (0..64)
@@ -85,7 +85,8 @@ pub(crate) struct Worker<'a> {
     /// The thread's move-ordering memory, kept from search to search.
     history: &'a mut History,
     pv: Vec<Vec<Move>>,
-    lmr: Vec<[u8; 64]>,
+    /// The searcher's late-move reduction table.
+    lmr: &'a [[u8; 64]],
     /// Ply count of the position at the root.
     root_ply: usize,
     pub root_moves: Vec<RootMove>,
@@ -117,7 +118,7 @@ impl<'a> Worker<'a> {
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
-            lmr: reductions(),
+            lmr: shared.lmr,
             root_ply: pos.ply_count(),
             root_moves: root_moves
                 .into_iter()
@@ -156,6 +157,7 @@ impl<'a> Worker<'a> {
             entry.computed = false;
         }
         self.pos.make_move(m);
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     /// Passes at `ply` (null-move pruning): the child shares the parent's
@@ -849,6 +851,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let control = Control::new();
         let limits = Limits::depth(1);
+        let lmr = reductions();
         let shared = Shared {
             tt: &tt,
             control: &control,
@@ -862,6 +865,7 @@ mod tests {
             weights: &shuai_eval::Weights::DEFAULT,
             network: None,
             full_refresh: false,
+            lmr: &lmr,
         };
         let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
         let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();

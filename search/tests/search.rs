@@ -144,6 +144,19 @@ fn two_threads_find_the_same_mate() {
     assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("b0b9"));
 }
 
+#[test]
+fn helper_threads_serve_search_after_search_and_follow_the_thread_count() {
+    let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/1R1K5 w").unwrap();
+    let mut s = Searcher::new(16);
+    for threads in [3, 3, 2, 1, 2] {
+        s.set_threads(threads);
+        assert_eq!(s.threads(), threads);
+        let r = s.search(&pos, &Limits::depth(6), &Control::new(), &|_| {});
+        assert_eq!(r.best_move.map(|m| m.to_string()).as_deref(), Some("b0b9"));
+        assert!(r.depth >= 6, "{threads} threads: depth {}", r.depth);
+    }
+}
+
 /// Mating attacks ElephantEye announced against Shuai in a 10s+0.1s match
 /// (game index, FEN, plies to mate). Reverse futility pruning, a heavy
 /// null-move reduction and SEE pruning of checking captures hid every one
