@@ -30,16 +30,18 @@ pub const FULL_SKILL: u8 = 20;
 /// depths against each other, and neighbouring levels; every anchored
 /// level in at least 220 games) and fitted by `fit.py` (one maximum-
 /// likelihood rating per player); README "Strength levels" gives each
-/// rating's 95% interval.
+/// rating's 95% interval. Remeasured whenever the embedded network
+/// changes (a level's nodes are worth more with a better network): these
+/// are the round-2 network's.
 pub const LEVEL_ELO: [(u8, i32); 8] = [
-    (0, 733),
-    (2, 877),
-    (4, 913),
-    (6, 1258),
-    (8, 1576),
-    (12, 2097),
-    (16, 2598),
-    (19, 2886),
+    (0, 690),
+    (2, 792),
+    (4, 916),
+    (6, 1217),
+    (8, 1555),
+    (12, 2088),
+    (16, 2640),
+    (19, 2952),
 ];
 
 /// Nodes a move at level 0.
