@@ -278,7 +278,7 @@ fn network_summary(n: &EvalNetwork) -> String {
     format!(
         "NNUE network {:016x} {} from {}: {}",
         n.network.hash(),
-        shuai_eval::nnue::Network::architecture(),
+        n.network.architecture(),
         n.source(),
         n.network.description()
     )

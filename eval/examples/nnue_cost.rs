@@ -13,7 +13,8 @@
 //! from the parent for a quiet move or a capture), `output` (the output
 //! layer on a computed accumulator), `handwritten` (the hand-written
 //! evaluation, for comparison). The positions are the benchmark's sample
-//! (`tests/common`); the network is the embedded one.
+//! (`tests/common`); the network is the embedded one, or the network file
+//! named after ROUNDS (to compare, say, a network with output buckets).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -103,10 +104,23 @@ fn main() -> ExitCode {
         args.get(1),
         args.get(2).and_then(|r| r.parse::<usize>().ok()),
     ) else {
-        eprintln!("usage: nnue_cost refresh|quiet|capture|output|handwritten ROUNDS");
+        eprintln!(
+            "usage: nnue_cost refresh|quiet|capture|output|handwritten ROUNDS [NETWORK.nnue]"
+        );
         return ExitCode::from(2);
     };
-    let net = default_network();
+    let file_net = match args.get(3).map(|path| {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    }) {
+        None => None,
+        Some(Ok(net)) => Some(net),
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let net = file_net.as_ref().unwrap_or_else(|| default_network());
     let positions = common::sample_positions(400);
     let cases = cases(net, &positions, mode == "capture");
     let sum = match mode.as_str() {

@@ -289,7 +289,7 @@ pub fn write_constant_network(path: &std::path::Path, cp: i32) {
         vec![0; INPUTS * HIDDEN],
         vec![0; HIDDEN],
         vec![0; 2 * HIDDEN],
-        (i64::from(cp) * OUTPUT_SCALE / i64::from(SCALE)) as i32,
+        vec![(i64::from(cp) * OUTPUT_SCALE / i64::from(SCALE)) as i32],
         "constant test network",
     )
     .unwrap();

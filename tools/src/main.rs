@@ -468,6 +468,12 @@ struct TrainArgs {
     /// Use each position mirrored left to right half of the time.
     #[arg(long)]
     mirror: bool,
+    /// Output buckets by material: one output row per bucket, chosen by the
+    /// pieces on the board besides the kings (1 = no buckets, format version
+    /// 2; more = format version 3).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=shuai_eval::nnue::MAX_OUTPUT_BUCKETS as i64))]
+    output_buckets: u32,
     /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
     #[arg(long)]
     resume: bool,
@@ -1036,6 +1042,7 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
         seed: a.seed,
         mirror: a.mirror,
         hidden: shuai_eval::nnue::HIDDEN,
+        buckets: a.output_buckets as usize,
         out_dir: a.out.clone(),
         command: command.clone(),
     };
@@ -1078,7 +1085,7 @@ fn cmd_train(a: TrainArgs) -> Result<(), String> {
         state.save(&ckpt_path)?;
         let description = format!(
             "{}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
-            shuai_eval::nnue::Network::architecture(),
+            shuai_eval::nnue::Network::architecture_for(a.output_buckets as usize),
             report.epoch,
             a.epochs,
             n_train,

@@ -809,7 +809,7 @@ mod tests {
             vec![0; INPUTS * HIDDEN],
             vec![0; HIDDEN],
             vec![0; 2 * HIDDEN],
-            (300 * OUTPUT_SCALE / i64::from(SCALE)) as i32,
+            vec![(300 * OUTPUT_SCALE / i64::from(SCALE)) as i32],
             "constant",
         )
         .unwrap();

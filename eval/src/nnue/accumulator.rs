@@ -7,11 +7,18 @@
 //! plus one: a few hundred instructions instead of the 32-odd rows a
 //! refresh adds. Xiangqi has no castling or promotion, and the features do
 //! not depend on the king's point, so no move ever needs a refresh.
+//!
+//! The accumulator also keeps the number of pieces besides the kings,
+//! which picks the network's output bucket: a capture takes one off, so
+//! evaluating never has to count the board. (Counting the occupied points
+//! at every evaluation, with no popcount instruction on the baseline
+//! x86-64 target, made the output layer about 50 instructions dearer than
+//! this, callgrind.)
 
 use super::features::{active_features, feature_index, INPUTS};
-use super::network::{Network, HIDDEN};
+use super::network::{pieces_besides_kings, Network, HIDDEN};
 use super::simd;
-use shuai_board::{Color, Move, Piece, Position, Square};
+use shuai_board::{Color, Move, Piece, PieceKind, Position, Square, SQUARES};
 use std::fmt;
 
 /// One perspective's values, aligned for 256-bit loads and stores.
@@ -20,11 +27,15 @@ use std::fmt;
 struct Half([i16; HIDDEN]);
 
 /// Both perspectives' accumulators of one position (Red's and Black's),
-/// as [`Network::refresh`] computes them.
+/// as [`Network::refresh`] computes them, and the position's number of
+/// pieces besides the kings.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Accumulator {
     /// Indexed by [`Color::index`].
     halves: [Half; 2],
+    /// Pieces on the board besides the two kings (0 to 30): they choose
+    /// the output bucket.
+    pieces: u8,
 }
 
 impl fmt::Debug for Accumulator {
@@ -32,6 +43,7 @@ impl fmt::Debug for Accumulator {
         f.debug_struct("Accumulator")
             .field("red", &&self.halves[0].0[..4])
             .field("black", &&self.halves[1].0[..4])
+            .field("pieces", &self.pieces)
             .finish_non_exhaustive()
     }
 }
@@ -41,8 +53,15 @@ impl Default for Accumulator {
     fn default() -> Accumulator {
         Accumulator {
             halves: [Half([0; HIDDEN]); 2],
+            pieces: 0,
         }
     }
+}
+
+/// Whether feature `f` is a king (of either side), from its index
+/// `(relation × 7 + kind) × 90 + point`.
+fn is_king_feature(f: usize) -> bool {
+    (f / SQUARES) % 7 == PieceKind::King.index()
 }
 
 impl Accumulator {
@@ -55,6 +74,7 @@ impl Accumulator {
 
     /// Recomputes both perspectives from scratch for `pos`.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
+        self.pieces = pieces_besides_kings(pos);
         for p in Color::ALL {
             let half = &mut self.halves[p.index()].0;
             *half = net.ft_bias.0;
@@ -69,10 +89,22 @@ impl Accumulator {
         &self.halves[perspective.index()].0
     }
 
+    /// The position's pieces besides the two kings, which choose the
+    /// output bucket ([`Network::bucket_of`] counts the same from a
+    /// position).
+    pub fn pieces(&self) -> u8 {
+        self.pieces
+    }
+
     /// Sets `self` to the accumulators of the position `change` leads to
     /// from the position of `parent`.
     #[inline]
     pub fn update(&mut self, parent: &Accumulator, net: &Network, change: &Change) {
+        // No legal move captures a king, so a capture is one piece fewer
+        // (saturating, so a made-up change cannot wrap the count).
+        self.pieces = parent
+            .pieces
+            .saturating_sub(u8::from(change.captured.is_some()));
         for p in Color::ALL {
             let out = &mut self.halves[p.index()].0;
             let parent = &parent.halves[p.index()].0;
@@ -88,7 +120,9 @@ impl Accumulator {
 
     /// Sets `perspective`'s values to `parent`'s with the features
     /// `removed` switched off and `added` switched on (any numbers of
-    /// each; [`Accumulator::update`] is the faster path for a move).
+    /// each; [`Accumulator::update`] is the faster path for a move), and
+    /// the piece count to `parent`'s with the pieces added and removed (so
+    /// calling it for both perspectives counts them once).
     ///
     /// # Panics
     /// Panics if a feature is not below [`INPUTS`].
@@ -100,6 +134,9 @@ impl Accumulator {
         removed: &[usize],
         added: &[usize],
     ) {
+        let non_kings = |fs: &[usize]| fs.iter().filter(|&&f| !is_king_feature(f)).count();
+        let pieces = usize::from(parent.pieces) + non_kings(added);
+        self.pieces = pieces.saturating_sub(non_kings(removed)).min(255) as u8;
         let i = perspective.index();
         let half = &mut self.halves[i].0;
         *half = parent.halves[i].0;
@@ -116,15 +153,17 @@ impl Accumulator {
 
 /// The network's evaluation of the position whose accumulators are `acc`,
 /// in centipawns from `side_to_move`'s point of view: the same number as
-/// [`Network::evaluate`], without recomputing the accumulators.
+/// [`Network::evaluate`], without recomputing the accumulators. The
+/// output bucket comes from the piece count the accumulator keeps.
 #[inline]
 pub fn evaluate(net: &Network, acc: &Accumulator, side_to_move: Color) -> i32 {
+    let bucket = net.bucket_for(acc.pieces);
     let sum = simd::screlu_dot(
         acc.values(side_to_move),
         acc.values(side_to_move.opponent()),
-        &net.out_weights,
+        &net.out_weights[bucket],
     );
-    net.scale_output(sum)
+    net.scale_output(sum, bucket)
 }
 
 /// What a move changes on the board, enough to update an accumulator.
@@ -180,7 +219,7 @@ impl Change {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::test_support::{random_network, Rng};
+    use crate::nnue::test_support::{random_bucketed_network, random_network, Rng};
 
     /// A random game from the start position (captures preferred half the
     /// time, so the board empties out), as its moves.
@@ -207,7 +246,7 @@ mod tests {
     /// A network whose output weights use the whole i16 range.
     fn wide_output_network() -> Network {
         let net = random_network(21);
-        let mut out: Vec<i16> = net.out_weights.iter().flat_map(|r| r.0).collect();
+        let mut out: Vec<i16> = net.out_weights[0].iter().flat_map(|r| r.0).collect();
         out[3] = i16::MAX;
         out[HIDDEN + 5] = i16::MIN;
         let ft: Vec<i16> = net.ft_weights.iter().flat_map(|r| r.0).collect();
@@ -216,9 +255,17 @@ mod tests {
 
     #[test]
     fn fast_evaluation_equals_the_reference() {
-        let nets = [random_network(1), random_network(2), wide_output_network()];
+        // One bucket, the widest weights, and eight buckets (the random
+        // games empty the board, so every bucket's row is read).
+        let nets = [
+            random_network(1),
+            random_network(2),
+            wide_output_network(),
+            random_bucketed_network(3, 8),
+        ];
         let mut rng = Rng::new(17);
         let mut checked = 0;
+        let mut buckets_seen = [false; 8];
         for _ in 0..8 {
             let mut pos = Position::startpos();
             for m in random_game(&mut rng) {
@@ -229,19 +276,25 @@ mod tests {
                         assert_eq!(acc.values(p), &net.refresh(&pos, p));
                     }
                     let stm = pos.side_to_move();
+                    let bucket = net.bucket_of(&pos);
                     let generic = simd::screlu_dot_generic(
                         acc.values(stm),
                         acc.values(stm.opponent()),
-                        &net.out_weights,
+                        &net.out_weights[bucket],
                     );
+                    assert_eq!(bucket, net.bucket_for(acc.pieces()));
                     let fast = evaluate(net, &acc, stm);
-                    assert_eq!(fast, net.scale_output(generic), "{}", pos.to_fen());
+                    assert_eq!(fast, net.scale_output(generic, bucket), "{}", pos.to_fen());
                     assert_eq!(fast, net.evaluate(&pos), "{}", pos.to_fen());
+                    if net.buckets() == 8 {
+                        buckets_seen[bucket] = true;
+                    }
                     checked += 1;
                 }
             }
         }
         assert!(checked > 1000, "{checked}");
+        assert_eq!(buckets_seen, [true; 8]);
     }
 
     /// At every node of random games, the child of every capture and of
@@ -250,7 +303,9 @@ mod tests {
     /// stack while the game is taken back move by move.
     #[test]
     fn incremental_updates_equal_a_refresh_at_every_node() {
-        let net = random_network(4);
+        // Eight output buckets: a capture's child is evaluated with the
+        // bucket of its own material, not its parent's.
+        let net = random_bucketed_network(4, 8);
         let mut rng = Rng::new(29);
         let (mut quiets, mut captures) = (0, 0);
         for _ in 0..8 {

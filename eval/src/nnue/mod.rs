@@ -3,7 +3,8 @@
 //! Shuai's own games.
 //!
 //! - [`features`]: which inputs a position switches on.
-//! - [`network`]: the quantised network, its arithmetic and file format.
+//! - [`network`]: the quantised network, its arithmetic and file format
+//!   (with output buckets by material, [`output_bucket`]).
 //! - [`accumulator`]: the fast path: accumulators updated move by move
 //!   ([`Accumulator::update`]) and evaluated with AVX2 when the processor
 //!   has it ([`evaluate`]); bit for bit the reference
@@ -25,6 +26,11 @@
 //! | output layer (rounded SCReLU and dot product) | 279 |
 //! | the hand-written evaluation, for comparison | 2,460 |
 //!
+//! Output buckets (format version 3) cost a table lookup on the piece
+//! count the accumulator keeps: callgrind, the embedded network, about 17
+//! instructions more for the output layer and 6 to 8 more for an update
+//! than before buckets, whatever the number of buckets.
+//!
 //! In the search (`shuai bench 7`, the placeholder network) an evaluation
 //! with the network costs about 660 instructions all told (1.2 lazy
 //! updates per evaluation, the output layer and the bookkeeping), a
@@ -43,5 +49,6 @@ pub use accumulator::{evaluate, Accumulator, Change};
 pub use embedded::{default_network, shared_default_network, DEFAULT_NETWORK_BYTES};
 pub use features::{active_features, feature_index, INPUTS};
 pub use network::{
-    squared_activation, Network, NetworkError, HIDDEN, OUTPUT_SCALE, QB, QFT, SCALE, SQUARE_DIVISOR,
+    output_bucket, squared_activation, Network, NetworkError, HIDDEN, MAX_OUTPUT_BUCKETS,
+    OUTPUT_SCALE, QB, QFT, SCALE, SQUARE_DIVISOR,
 };

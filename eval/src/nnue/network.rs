@@ -1,12 +1,21 @@
 //! The quantised network and its file format.
 //!
-//! # Architecture (format version 2)
+//! # Architecture (format version 3)
 //!
-//! `(1260 → HIDDEN) × 2 → SCReLU → 1`: one feature transformer shared by
-//! both perspectives turns the active features ([`super::features`]) into
-//! an accumulator of [`HIDDEN`] values per side; the side to move's
-//! accumulator and then the other side's, each value clipped to `0..=1`
-//! and squared (SCReLU), are weighted into one output.
+//! `(1260 → HIDDEN) × 2 → SCReLU → 1`, with one output row per *output
+//! bucket*: one feature transformer shared by both perspectives turns
+//! the active features ([`super::features`]) into an accumulator of
+//! [`HIDDEN`] values per side; the side to move's accumulator and then
+//! the other side's, each value clipped to `0..=1` and squared (SCReLU),
+//! are weighted into one output by the row of the position's bucket.
+//!
+//! The bucket is chosen by material: [`output_bucket`] of the number of
+//! pieces other than the two kings (0 to 30), in equal steps. An opening
+//! and a rook ending ask different questions of the same accumulator (what
+//! a loose pawn or an exposed king is worth changes as pieces come off);
+//! separate output rows let the network answer them separately at the
+//! cost of one index. A network with one bucket is the architecture of
+//! format version 2 exactly.
 //!
 //! Integer arithmetic, with the float network of the trainer scaled by
 //! [`QFT`] (feature transformer) and [`QB`] (output weights):
@@ -15,7 +24,8 @@
 //! acc[p][j] = ft_bias[j] + Σ_{f active for p} ft_weights[f][j]     (i16, scale QFT = 1020)
 //! x_i       = clamp(concat(acc[stm], acc[other])_i, 0, QFT)
 //! u_i       = ((x_i² >> 4) + 128) >> 8                            (0..=254: x_i² / 4096, rounded)
-//! out       = Σ_i u_i · out_weights[i] + out_bias                  (i32)
+//! b         = output_bucket(pieces other than the kings, buckets)
+//! out       = Σ_i u_i · out_weights[b][i] + out_bias[b]            (i32)
 //! eval      = out · SCALE / OUTPUT_SCALE                           (centipawns, side to move)
 //! ```
 //!
@@ -45,15 +55,20 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `SHUAINNU` |
-//! | 4 | format version, 2 |
-//! | 4 × 7 | inputs (1260), hidden size, output buckets (1), QFT, the squared activation's divisor (4096), QB, SCALE |
+//! | 4 | format version, 3 (or 2, see below) |
+//! | 4 × 7 | inputs (1260), hidden size, output buckets `n` (1 to 31), QFT, the squared activation's divisor (4096), QB, SCALE |
 //! | 8 | FNV-1a 64 hash of the parameter bytes that follow the description |
-//! | 4 | description length `n` (at most 4096) |
-//! | n | description, UTF-8: architecture and how the network was made |
+//! | 4 | description length (at most 4096) |
+//! | … | description, UTF-8: architecture and how the network was made |
 //! | 2 × 1260 × hidden | feature weights, i16, feature by feature |
 //! | 2 × hidden | feature biases, i16 |
-//! | 2 × 2 × hidden | output weights, i16: the side to move's half first |
-//! | 4 | output bias, i32 |
+//! | n × 2 × 2 × hidden | output weights, i16, bucket by bucket: the side to move's half first |
+//! | n × 4 | output biases, i32, bucket by bucket |
+//!
+//! Version 2 is the same layout with exactly one bucket. A one-bucket
+//! network is still written as version 2, so the files every earlier
+//! build reads (the embedded network among them) keep their bytes and
+//! hashes; a version-3 file with one bucket reads as the same network.
 //!
 //! The header names the architecture, so a file made for another hidden
 //! size or version is refused with a message that says so, and the hash
@@ -76,24 +91,52 @@ pub const QB: i32 = 4096;
 pub const OUTPUT_SCALE: i64 = (QFT as i64) * (QFT as i64) * (QB as i64) / (SQUARE_DIVISOR as i64);
 /// Centipawns per unit of the float network's output.
 pub const SCALE: i32 = 400;
-/// Version of the file format and architecture this build reads.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the file format and architecture this build writes for a
+/// network with more than one output bucket.
+pub const FORMAT_VERSION: u32 = 3;
+/// The earlier version this build still reads and writes for a
+/// one-bucket network: [`FORMAT_VERSION`]'s layout with one bucket.
+pub const FORMAT_VERSION_ONE_BUCKET: u32 = 2;
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"SHUAINNU";
-/// The header's architecture fields, in file order: inputs, hidden size,
-/// output buckets, QFT, the squared activation's divisor, QB, SCALE.
-const ARCHITECTURE: [u32; 7] = [
-    INPUTS as u32,
-    HIDDEN as u32,
-    1,
-    QFT as u32,
-    SQUARE_DIVISOR as u32,
-    QB as u32,
-    SCALE as u32,
-];
+/// Most output buckets a network may have: one per possible number of
+/// pieces other than the kings (0 to 30); more could never be used.
+pub const MAX_OUTPUT_BUCKETS: usize = 31;
+
+/// The header's architecture fields for `buckets` output buckets, in file
+/// order: inputs, hidden size, output buckets, QFT, the squared
+/// activation's divisor, QB, SCALE.
+const fn architecture_fields(buckets: usize) -> [u32; 7] {
+    [
+        INPUTS as u32,
+        HIDDEN as u32,
+        buckets as u32,
+        QFT as u32,
+        SQUARE_DIVISOR as u32,
+        QB as u32,
+        SCALE as u32,
+    ]
+}
 
 /// Longest description accepted.
 pub const MAX_DESCRIPTION: usize = 4096;
+
+/// The output bucket of a position with `pieces` pieces besides the two
+/// kings, for a network of `buckets` buckets: `pieces · buckets / 31`, so
+/// the 31 possible counts (0 to 30) fall into `buckets` runs of equal
+/// length (with 8 buckets, four counts each, the last three). The
+/// trainer and the engine both call it, so they cannot disagree; a count
+/// above 30 (no legal position has one) goes to the last bucket.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces * buckets / MAX_OUTPUT_BUCKETS).min(buckets.saturating_sub(1))
+}
+
+/// The number of pieces on `pos` besides the two kings (every `Position`
+/// has both, so the occupied points less two).
+pub(crate) fn pieces_besides_kings(pos: &Position) -> u8 {
+    pos.occupied().count().saturating_sub(2).min(255) as u8
+}
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,9 +171,14 @@ pub struct Network {
     /// `INPUTS` rows, feature by feature.
     pub(crate) ft_weights: Vec<Row>,
     pub(crate) ft_bias: Row,
-    /// The side to move's half, then the other's.
-    pub(crate) out_weights: [Row; 2],
-    pub(crate) out_bias: i32,
+    /// One pair of rows per output bucket: the side to move's half, then
+    /// the other's.
+    pub(crate) out_weights: Vec<[Row; 2]>,
+    /// One per output bucket.
+    pub(crate) out_bias: Vec<i32>,
+    /// [`output_bucket`] of every piece count, looked up: the search asks
+    /// at every evaluation.
+    bucket_by_pieces: [u8; 256],
     description: String,
     hash: u64,
 }
@@ -148,14 +196,21 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// Bytes of the parameters of a network with `buckets` output buckets.
+const fn parameter_len(buckets: usize) -> usize {
+    2 * (INPUTS + 1) * HIDDEN + buckets * (2 * 2 * HIDDEN + 4)
+}
+
 impl Network {
     /// A network from its parameters (as a trainer quantises them) and a
-    /// description of how it was made.
+    /// description of how it was made. The number of output biases is
+    /// the number of output buckets (1 to [`MAX_OUTPUT_BUCKETS`]); the
+    /// output weights are `2 · HIDDEN` per bucket, bucket by bucket.
     pub fn from_parts(
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
         description: &str,
     ) -> Result<Network, NetworkError> {
         let check = |what: &str, len: usize, want: usize| {
@@ -167,9 +222,15 @@ impl Network {
                 )))
             }
         };
+        let buckets = out_bias.len();
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return Err(NetworkError(format!(
+                "{buckets} output buckets, 1 to {MAX_OUTPUT_BUCKETS} allowed"
+            )));
+        }
         check("feature weights", ft_weights.len(), INPUTS * HIDDEN)?;
         check("feature biases", ft_bias.len(), HIDDEN)?;
-        check("output weights", out_weights.len(), 2 * HIDDEN)?;
+        check("output weights", out_weights.len(), buckets * 2 * HIDDEN)?;
         if description.len() > MAX_DESCRIPTION {
             return Err(NetworkError(format!(
                 "description of {} bytes, at most {MAX_DESCRIPTION}",
@@ -182,10 +243,11 @@ impl Network {
                 .map(Row::from_slice)
                 .collect(),
             ft_bias: Row::from_slice(&ft_bias),
-            out_weights: [
-                Row::from_slice(&out_weights[..HIDDEN]),
-                Row::from_slice(&out_weights[HIDDEN..]),
-            ],
+            out_weights: out_weights
+                .chunks_exact(2 * HIDDEN)
+                .map(|w| [Row::from_slice(&w[..HIDDEN]), Row::from_slice(&w[HIDDEN..])])
+                .collect(),
+            bucket_by_pieces: std::array::from_fn(|n| output_bucket(n, buckets) as u8),
             out_bias,
             description: description.to_string(),
             hash: 0,
@@ -204,31 +266,70 @@ impl Network {
         self.hash
     }
 
-    /// One line naming the architecture, e.g. `(1260->256)x2->SCReLU->1`.
-    pub fn architecture() -> String {
-        format!("({INPUTS}->{HIDDEN})x2->SCReLU->1")
+    /// The number of output buckets (1 to [`MAX_OUTPUT_BUCKETS`]).
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// One line naming the network's architecture, e.g.
+    /// `(1260->256)x2->SCReLU->1`.
+    pub fn architecture(&self) -> String {
+        Network::architecture_for(self.buckets())
+    }
+
+    /// The architecture line of a network with `buckets` output buckets:
+    /// `(1260->256)x2->SCReLU->1` for one (as before buckets existed),
+    /// `(1260->256)x2->SCReLU->1, 8 output buckets by material` for more.
+    pub fn architecture_for(buckets: usize) -> String {
+        let base = format!("({INPUTS}->{HIDDEN})x2->SCReLU->1");
+        if buckets == 1 {
+            base
+        } else {
+            format!("{base}, {buckets} output buckets by material")
+        }
+    }
+
+    /// The output bucket `pos` is evaluated with: by its pieces other than
+    /// the two kings.
+    pub fn bucket_of(&self, pos: &Position) -> usize {
+        self.bucket_for(pieces_besides_kings(pos))
+    }
+
+    /// The output bucket of a position with `pieces` pieces besides the
+    /// kings ([`output_bucket`], from a table).
+    #[inline]
+    pub fn bucket_for(&self, pieces: u8) -> usize {
+        usize::from(self.bucket_by_pieces[usize::from(pieces)])
     }
 
     fn parameter_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(2 * (INPUTS + 3) * HIDDEN + 4);
+        let mut out = Vec::with_capacity(parameter_len(self.buckets()));
         let rows = self
             .ft_weights
             .iter()
             .chain([&self.ft_bias])
-            .chain(&self.out_weights);
+            .chain(self.out_weights.iter().flatten());
         for v in rows.flat_map(|row| &row.0) {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
-    /// The network as a file.
+    /// The network as a file: version 2 for one output bucket (what
+    /// earlier builds read), version 3 for more.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let version = if self.buckets() == 1 {
+            FORMAT_VERSION_ONE_BUCKET
+        } else {
+            FORMAT_VERSION
+        };
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        for v in ARCHITECTURE {
+        out.extend_from_slice(&version.to_le_bytes());
+        for v in architecture_fields(self.buckets()) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.hash.to_le_bytes());
@@ -238,8 +339,9 @@ impl Network {
         out
     }
 
-    /// Reads a network file; a file for another architecture, a damaged
-    /// or truncated file is refused with a message that says why.
+    /// Reads a network file (version 2 or 3); a file for another
+    /// architecture, a damaged or truncated file is refused with a
+    /// message that says why.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8)? != MAGIC {
@@ -248,19 +350,27 @@ impl Network {
             ));
         }
         let version = r.u32()?;
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != FORMAT_VERSION_ONE_BUCKET {
             return Err(NetworkError(format!(
-                "network format version {version}; this build reads version {FORMAT_VERSION}"
+                "network format version {version}; this build reads versions \
+                 {FORMAT_VERSION_ONE_BUCKET} and {FORMAT_VERSION}"
             )));
         }
         let mut header = [0u32; 7];
         for h in header.iter_mut() {
             *h = r.u32()?;
         }
-        if header != ARCHITECTURE {
+        let buckets = header[2] as usize;
+        let buckets_allowed = if version == FORMAT_VERSION_ONE_BUCKET {
+            1..=1
+        } else {
+            1..=MAX_OUTPUT_BUCKETS
+        };
+        if header != architecture_fields(buckets) || !buckets_allowed.contains(&buckets) {
             return Err(NetworkError(format!(
-                "network for inputs {}, hidden {}, buckets {}, QFT {}, square divisor {}, QB {}, scale {}; \
-                 this build runs {}",
+                "version-{version} network for inputs {}, hidden {}, buckets {}, QFT {}, \
+                 square divisor {}, QB {}, scale {}; this build runs {} with 1 to \
+                 {MAX_OUTPUT_BUCKETS} output buckets (version 2: 1)",
                 header[0],
                 header[1],
                 header[2],
@@ -268,7 +378,7 @@ impl Network {
                 header[4],
                 header[5],
                 header[6],
-                Network::architecture()
+                Network::architecture_for(1)
             )));
         }
         let hash = r.u64()?;
@@ -282,7 +392,7 @@ impl Network {
             .map_err(|_| NetworkError("description is not UTF-8".into()))?
             .to_string();
         let params = &bytes[r.at..];
-        let want_len = 2 * (INPUTS + 3) * HIDDEN + 4;
+        let want_len = parameter_len(buckets);
         if params.len() != want_len {
             return Err(NetworkError(format!(
                 "{} parameter bytes, expected {want_len} (truncated or padded file)",
@@ -295,14 +405,17 @@ impl Network {
                 fnv1a(params)
             )));
         }
-        let mut i16s = params[..params.len() - 4]
+        let (weights, biases) = params.split_at(params.len() - 4 * buckets);
+        let mut i16s = weights
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let ft_weights: Vec<i16> = i16s.by_ref().take(INPUTS * HIDDEN).collect();
         let ft_bias: Vec<i16> = i16s.by_ref().take(HIDDEN).collect();
         let out_weights: Vec<i16> = i16s.collect();
-        let tail = &params[params.len() - 4..];
-        let out_bias = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let out_bias = biases
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Network::from_parts(ft_weights, ft_bias, out_weights, out_bias, &description)
     }
 
@@ -317,26 +430,30 @@ impl Network {
         acc
     }
 
-    /// The output for the two accumulators, side to move's first, in
-    /// centipawns from the side to move's point of view.
-    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+    /// The output for the two accumulators, side to move's first, with
+    /// output bucket `bucket`, in centipawns from the side to move's point
+    /// of view.
+    ///
+    /// # Panics
+    /// Panics if `bucket` is not below [`Network::buckets`].
+    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN], bucket: usize) -> i32 {
         let mut sum: i32 = 0;
-        let weights = self.out_weights[0].0.iter().chain(&self.out_weights[1].0);
-        for (x, w) in us.iter().chain(them).zip(weights) {
+        let [w_us, w_them] = &self.out_weights[bucket];
+        for (x, w) in us.iter().chain(them).zip(w_us.0.iter().chain(&w_them.0)) {
             // Wrapping, as the fast path's lanes do; the trainer's clips
             // keep a real network's sum far inside i32.
             sum = sum.wrapping_add(squared_activation(*x) * i32::from(*w));
         }
-        self.scale_output(sum)
+        self.scale_output(sum, bucket)
     }
 
     /// The last step of [`Network::output`], shared with the fast path:
-    /// `Σ v² · w` to centipawns.
+    /// `Σ v² · w` plus `bucket`'s bias, to centipawns.
     #[inline]
-    pub(crate) fn scale_output(&self, sum: i32) -> i32 {
+    pub(crate) fn scale_output(&self, sum: i32, bucket: usize) -> i32 {
         // In i64: a file's output bias is any i32, and `out · SCALE`
         // overflows i32 beyond ~131,000 cp; the search clamps far below.
-        let out = i64::from(sum) + i64::from(self.out_bias);
+        let out = i64::from(sum) + i64::from(self.out_bias[bucket]);
         (out * i64::from(SCALE) / OUTPUT_SCALE).clamp(-1_000_000, 1_000_000) as i32
     }
 
@@ -347,7 +464,7 @@ impl Network {
         let stm = pos.side_to_move();
         let us = self.refresh(pos, stm);
         let them = self.refresh(pos, stm.opponent());
-        self.output(&us, &them)
+        self.output(&us, &them, self.bucket_of(pos))
     }
 }
 
@@ -395,19 +512,141 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::test_support::random_network;
+    use crate::nnue::test_support::{random_bucketed_network, random_network};
+
+    /// The format version a file's header names.
+    fn version(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]])
+    }
 
     #[test]
     fn file_round_trip() {
+        let header = 8 + 32 + 8 + 4 + "random test network".len();
         let net = random_network(7);
         let bytes = net.to_bytes();
-        assert_eq!(
-            bytes.len(),
-            8 + 32 + 8 + 4 + "random test network".len() + 2 * (INPUTS + 3) * HIDDEN + 4
-        );
+        assert_eq!(bytes.len(), header + 2 * (INPUTS + 3) * HIDDEN + 4);
+        assert_eq!(version(&bytes), 2, "one bucket: version 2, as before");
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net);
         assert_eq!(back.description(), "random test network");
+        assert_eq!(back.buckets(), 1);
+    }
+
+    #[test]
+    fn multi_bucket_file_round_trip() {
+        let net = random_bucketed_network(7, 8);
+        let bytes = net.to_bytes();
+        let header = 8 + 32 + 8 + 4 + "random test network".len();
+        assert_eq!(
+            bytes.len(),
+            header + 2 * (INPUTS + 1) * HIDDEN + 8 * (2 * 2 * HIDDEN + 4)
+        );
+        assert_eq!(version(&bytes), 3);
+        assert_eq!(bytes[20..24], 8u32.to_le_bytes(), "the bucket count");
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.buckets(), 8);
+        assert_eq!(back.hash(), net.hash());
+        assert_eq!(
+            back.architecture(),
+            "(1260->256)x2->SCReLU->1, 8 output buckets by material"
+        );
+        // The same feature transformer as the one-bucket network of the
+        // same seed, different output layers.
+        let one = random_network(7);
+        assert!(one.ft_weights == net.ft_weights && one.ft_bias == net.ft_bias);
+        assert_ne!(one.hash(), net.hash());
+        for pos in [
+            Position::startpos(),
+            Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap(),
+        ] {
+            assert_eq!(back.evaluate(&pos), net.evaluate(&pos));
+        }
+    }
+
+    #[test]
+    fn version_2_and_version_3_one_bucket_files_are_the_same_network() {
+        // Version 3 with one bucket is version 2's layout: the same bytes
+        // but for the version. Both read as the same network and give the
+        // same evaluations; written again, it is version 2.
+        let v2 = random_network(13).to_bytes();
+        let mut v3 = v2.clone();
+        v3[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let (a, b) = (
+            Network::from_bytes(&v2).unwrap(),
+            Network::from_bytes(&v3).unwrap(),
+        );
+        assert_eq!(a, b);
+        assert_eq!(b.to_bytes(), v2);
+        let mut pos = Position::startpos();
+        for m in ["h2h9", "i9h9", "b2b9", "a9b9", "h0g2"] {
+            assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{}", pos.to_fen());
+            pos.make_move(pos.parse_move(m).unwrap());
+        }
+        assert_eq!(a.evaluate(&pos), b.evaluate(&pos));
+    }
+
+    #[test]
+    fn buckets_split_the_piece_counts_evenly() {
+        let eight: Vec<usize> = (0..=30).map(|n| output_bucket(n, 8)).collect();
+        let want: Vec<usize> = (0..=30).map(|n| (n / 4).min(7)).collect();
+        assert_eq!(eight, want, "with 8 buckets, four counts each");
+        assert!((0..=40).all(|n| output_bucket(n, 1) == 0));
+        assert!((0..=30).all(|n| output_bucket(n, 31) == n));
+        assert_eq!(output_bucket(32, 8), 7, "an impossible count: the last");
+        assert_eq!(output_bucket(30, 2), 1);
+        assert_eq!(output_bucket(15, 2), 0);
+        assert_eq!(output_bucket(16, 2), 1);
+        // The network's table agrees for every count an accumulator holds.
+        let net = random_bucketed_network(1, 8);
+        assert!((0..=255u8).all(|n| net.bucket_for(n) == output_bucket(n.into(), 8)));
+    }
+
+    #[test]
+    fn each_bucket_uses_its_own_output_row() {
+        // Zero feature weights, so every position has the same
+        // accumulators (the biases); bucket b's bias is worth 100·b cp,
+        // and bucket 3 alone also weights the other side's first unit
+        // (activation 0.5, u = 64) by 1.0.
+        let mut ft_bias = vec![0i16; HIDDEN];
+        ft_bias[0] = 510;
+        let mut out_weights = vec![0i16; 8 * 2 * HIDDEN];
+        out_weights[3 * 2 * HIDDEN + HIDDEN] = 4096;
+        let out_bias = (0..8).map(|b| (b * OUTPUT_SCALE / 4) as i32).collect();
+        let net = Network::from_parts(
+            vec![0; INPUTS * HIDDEN],
+            ft_bias,
+            out_weights,
+            out_bias,
+            "buckets",
+        )
+        .unwrap();
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        let cases = [
+            // Kings alone: 0 pieces, bucket 0.
+            ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", 0, 0, 0),
+            // Four advisors: bucket 1.
+            ("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 b - - 0 1", 4, 1, 100),
+            // 13 pieces: bucket 3, 300 cp and 64 · 4096 · 400 / 1040400.
+            (
+                "rnbakabnr/9/1c5c1/p1p1p4/9/9/9/9/9/4K4 w - - 0 1",
+                13,
+                3,
+                400,
+            ),
+            // 30 pieces: bucket 7.
+            (shuai_board::START_FEN, 30, 7, 700),
+        ];
+        for (fen, pieces, bucket, cp) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(net.bucket_of(&pos), bucket, "{fen}");
+            assert_eq!(net.evaluate(&pos), cp, "{fen}");
+            assert_eq!(back.evaluate(&pos), cp, "{fen}");
+            let acc = crate::nnue::Accumulator::new(&net, &pos);
+            assert_eq!(acc.pieces(), pieces, "{fen}");
+            let stm = pos.side_to_move();
+            assert_eq!(crate::nnue::evaluate(&net, &acc, stm), cp, "{fen}");
+        }
     }
 
     #[test]
@@ -424,9 +663,23 @@ mod tests {
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&512u32.to_le_bytes());
         assert!(err(&wide).contains("hidden 512"), "{}", err(&wide));
-        let mut v3 = bytes;
-        v3[8] = 3;
-        assert!(err(&v3).contains("version 3"));
+        let mut v4 = bytes.clone();
+        v4[8] = 4;
+        assert!(err(&v4).contains("version 4"), "{}", err(&v4));
+        // Version 2 holds one bucket; version 3 from 1 to 31.
+        let mut v2_eight = bytes.clone();
+        v2_eight[20..24].copy_from_slice(&8u32.to_le_bytes());
+        assert!(err(&v2_eight).contains("version-2 network"));
+        assert!(err(&v2_eight).contains("buckets 8"));
+        for buckets in [0u32, 32] {
+            let mut v3 = bytes.clone();
+            v3[8] = 3;
+            v3[20..24].copy_from_slice(&buckets.to_le_bytes());
+            assert!(err(&v3).contains(&format!("buckets {buckets}")));
+        }
+        // A multi-bucket file cut short is truncated, not misread.
+        let eight = random_bucketed_network(3, 8).to_bytes();
+        assert!(err(&eight[..eight.len() - 4]).contains("truncated"));
     }
 
     #[test]
@@ -450,10 +703,10 @@ mod tests {
     fn a_huge_output_bias_saturates_instead_of_overflowing() {
         let net = random_network(5);
         let mut parts = net.clone();
-        parts.out_bias = i32::MAX;
-        assert_eq!(parts.scale_output(i32::MAX), 1_000_000);
-        parts.out_bias = i32::MIN;
-        assert_eq!(parts.scale_output(i32::MIN), -1_000_000);
+        parts.out_bias = vec![i32::MAX];
+        assert_eq!(parts.scale_output(i32::MAX, 0), 1_000_000);
+        parts.out_bias = vec![i32::MIN];
+        assert_eq!(parts.scale_output(i32::MIN, 0), -1_000_000);
     }
 
     #[test]
@@ -486,7 +739,7 @@ mod tests {
         out_weights[0] = 4096; // 1.0 for the side to move
         out_weights[1] = -2048; // -0.5
         out_weights[HIDDEN] = 2048; // 0.5 for the other side
-        let net = Network::from_parts(ft_weights, ft_bias, out_weights, 0, "hand").unwrap();
+        let net = Network::from_parts(ft_weights, ft_bias, out_weights, vec![0], "hand").unwrap();
         let pos = Position::startpos();
         // sum = 64·4096 − 254·2048 + 64·2048 = −126976;
         // eval = −126976·400 / 1040400 = −48.8, truncated to −48 (the

@@ -192,7 +192,7 @@ fn lanes_i32(v: std::arch::x86_64::__m256i) -> [i32; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::test_support::{random_network, Rng};
+    use crate::nnue::test_support::{random_bucketed_network, Rng};
 
     fn random_values(rng: &mut Rng, lo: i64, hi: i64) -> [i16; HIDDEN] {
         let mut out = [0i16; HIDDEN];
@@ -204,9 +204,13 @@ mod tests {
 
     #[test]
     fn every_copy_of_the_output_sum_agrees() {
-        let net = random_network(5);
+        // Three buckets, each with its own row: every copy reads the row
+        // it is given.
+        let net = random_bucketed_network(5, 3);
         let mut rng = Rng::new(99);
         for round in 0..200 {
+            let bucket = round % 3;
+            let weights = &net.out_weights[bucket];
             // Values around the clipping bounds, and the extremes of i16.
             let (lo, hi) = if round % 2 == 0 {
                 (-300, 1400)
@@ -215,21 +219,21 @@ mod tests {
             };
             let us = random_values(&mut rng, lo, hi);
             let them = random_values(&mut rng, lo, hi);
-            let want = screlu_dot_generic(&us, &them, &net.out_weights);
-            assert_eq!(screlu_dot(&us, &them, &net.out_weights), want);
+            let want = screlu_dot_generic(&us, &them, weights);
+            assert_eq!(screlu_dot(&us, &them, weights), want);
             #[cfg(target_arch = "x86_64")]
             if has_avx2() {
                 // SAFETY: AVX2 is present (checked just above).
-                assert_eq!(
-                    unsafe { screlu_dot_avx2(&us, &them, &net.out_weights) },
-                    want
-                );
+                assert_eq!(unsafe { screlu_dot_avx2(&us, &them, weights) }, want);
             }
             let mut reference = net.clone();
-            reference.out_bias = 0;
+            reference.out_bias = vec![0; 3];
             if round % 2 == 0 {
                 // The reference's i32 sum cannot overflow here.
-                assert_eq!(reference.scale_output(want), reference.output(&us, &them));
+                assert_eq!(
+                    reference.scale_output(want, bucket),
+                    reference.output(&us, &them, bucket)
+                );
             }
         }
     }

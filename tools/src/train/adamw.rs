@@ -16,10 +16,10 @@ pub struct AdamW {
     pub ft_weights: [Vec<f32>; 2],
     /// Of the feature biases.
     pub ft_bias: [Vec<f32>; 2],
-    /// Of the output weights.
+    /// Of the output weights (every bucket's row).
     pub out_weights: [Vec<f32>; 2],
-    /// Of the output bias.
-    pub out_bias: [f32; 2],
+    /// Of the output biases, one per bucket.
+    pub out_bias: [Vec<f32>; 2],
     /// Steps taken (for the bias correction).
     pub step: u64,
 }
@@ -57,7 +57,7 @@ impl AdamW {
             ft_weights: zeros(model.ft_weights.len()),
             ft_bias: zeros(model.ft_bias.len()),
             out_weights: zeros(model.out_weights.len()),
-            out_bias: [0.0; 2],
+            out_bias: zeros(model.out_bias.len()),
             step: 0,
         }
     }
@@ -67,7 +67,9 @@ impl AdamW {
     /// `batch` samples. Feature rows no thread touched are left alone,
     /// moments included ("lazy" Adam: with sparse inputs most rows of a
     /// small batch are untouched, and decaying them every step would cost
-    /// as much as the whole batch).
+    /// as much as the whole batch). The output layer is stepped whole,
+    /// every bucket's row: it is small, and a batch of thousands of
+    /// positions reaches nearly every bucket anyway.
     pub fn step(
         &mut self,
         model: &mut Model,
@@ -124,24 +126,17 @@ impl AdamW {
             clip: OUTPUT_CLIP,
             ..step
         };
-        let g = sum_of(|g| &g.out_weights, 2 * h);
+        let g = sum_of(|g| &g.out_weights, model.out_weights.len());
         let [m, v] = &mut self.out_weights;
         step.apply(&mut model.out_weights, m, v, &g);
-        // The output bias is an i32 in the engine: no clip to speak of.
+        // The output biases are i32s in the engine: no clip to speak of.
         let step = Step {
             clip: f32::MAX,
             ..step
         };
-        let g: f32 = grads.iter().map(|g| g.out_bias).sum();
+        let g = sum_of(|g| &g.out_bias, model.out_bias.len());
         let [m, v] = &mut self.out_bias;
-        let mut b = [model.out_bias];
-        step.apply(
-            &mut b,
-            std::slice::from_mut(m),
-            std::slice::from_mut(v),
-            &[g],
-        );
-        model.out_bias = b[0];
+        step.apply(&mut model.out_bias, m, v, &g);
     }
 }
 
@@ -166,33 +161,39 @@ mod tests {
     fn first_step_moves_each_touched_weight_by_the_learning_rate() {
         // Adam's first step is lr · sign(g) (the moments' bias
         // correction makes m/√v = ±1); untouched rows do not move.
-        let mut model = Model::new(2, 1);
+        let mut model = Model::new(2, 2, 1);
         let before = model.clone();
-        let mut g = Gradients::new(2);
+        let mut g = Gradients::new(2, 2);
         g.ft_weights[7 * 2] = 3.0;
         g.ft_weights[7 * 2 + 1] = -0.5;
         g.touched[7] = true;
-        g.out_bias = 1.0;
+        g.out_bias[1] = 1.0;
+        g.out_weights[4] = -2.0;
         let mut opt = AdamW::new(&model);
-        opt.step(&mut model, &[g.clone(), Gradients::new(2)], 4, 0.01, 0.0);
+        opt.step(&mut model, &[g.clone(), Gradients::new(2, 2)], 4, 0.01, 0.0);
         assert!((model.ft_weights[14] - (before.ft_weights[14] - 0.01)).abs() < 1e-6);
         assert!((model.ft_weights[15] - (before.ft_weights[15] + 0.01)).abs() < 1e-6);
         assert_eq!(model.ft_weights[16], before.ft_weights[16]);
-        assert!((model.out_bias - (-0.01)).abs() < 1e-6);
+        // Bucket 1's bias and its first weight move; bucket 0's, with no
+        // gradient, stay.
+        assert_eq!(model.out_bias[0], 0.0);
+        assert!((model.out_bias[1] - (-0.01)).abs() < 1e-6);
+        assert!((model.out_weights[4] - (before.out_weights[4] + 0.01)).abs() < 1e-6);
+        assert_eq!(model.out_weights[..4], before.out_weights[..4]);
         assert_eq!(opt.step, 1);
     }
 
     #[test]
     fn weights_are_clipped() {
-        let mut model = Model::new(1, 1);
+        let mut model = Model::new(1, 1, 1);
         model.out_weights[0] = OUTPUT_CLIP;
-        let mut g = Gradients::new(1);
+        let mut g = Gradients::new(1, 1);
         g.out_weights[0] = -1.0;
         let mut opt = AdamW::new(&model);
         opt.step(&mut model, &[g], 1, 0.5, 0.0);
         assert_eq!(model.out_weights[0], OUTPUT_CLIP);
         model.ft_bias[0] = FEATURE_CLIP;
-        let mut g = Gradients::new(1);
+        let mut g = Gradients::new(1, 1);
         g.ft_bias[0] = -1.0;
         opt.step(&mut model, &[g], 1, 0.5, 0.0);
         assert_eq!(model.ft_bias[0], FEATURE_CLIP);

@@ -1,19 +1,23 @@
 //! Checkpoints: the float model, the optimiser's moments and where the
 //! run stands, so an interrupted training run resumes exactly.
 //!
-//! Little-endian: magic `SHUAICKP`, version u32, hidden u32, epochs done
-//! u32, optimiser steps u64, then the model's parameters and the two
-//! moments of each, as f32 arrays in the order feature weights, feature
-//! biases, output weights, output bias.
+//! Little-endian: magic `SHUAICKP`, version u32, hidden u32, output
+//! buckets u32, epochs done u32, optimiser steps u64, then the model's
+//! parameters and the two moments of each, as f32 arrays in the order
+//! feature weights, feature biases, output weights, output biases.
+//! Version 2 (before output buckets) had no bucket count and one output
+//! bias; it still reads, as a one-bucket run.
 
 use super::adamw::AdamW;
 use super::model::Model;
-use shuai_eval::nnue::INPUTS;
+use shuai_eval::nnue::{INPUTS, MAX_OUTPUT_BUCKETS};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"SHUAICKP";
-/// 2: feature weights clipped to ±0.97 (version 1 allowed ±1.98).
-const VERSION: u32 = 2;
+/// 3: the output bucket count in the header, one output row and bias per
+/// bucket. (2: feature weights clipped to ±0.97; version 1 allowed ±1.98
+/// and is not read.)
+const VERSION: u32 = 3;
 
 /// A saved training state.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,7 +37,7 @@ fn put(out: &mut Vec<u8>, xs: &[f32]) {
 }
 
 impl Checkpoint {
-    /// The checkpoint as bytes.
+    /// The checkpoint as bytes (always the current version).
     pub fn to_bytes(&self) -> Vec<u8> {
         let m = &self.model;
         let o = &self.optimiser;
@@ -41,69 +45,86 @@ impl Checkpoint {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(m.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(m.buckets as u32).to_le_bytes());
         out.extend_from_slice(&self.epochs_done.to_le_bytes());
         out.extend_from_slice(&o.step.to_le_bytes());
         for (p, mom) in [
             (&m.ft_weights, &o.ft_weights),
             (&m.ft_bias, &o.ft_bias),
             (&m.out_weights, &o.out_weights),
+            (&m.out_bias, &o.out_bias),
         ] {
             put(&mut out, p);
             put(&mut out, &mom[0]);
             put(&mut out, &mom[1]);
         }
-        put(&mut out, &[m.out_bias, o.out_bias[0], o.out_bias[1]]);
         out
     }
 
-    /// Reads a checkpoint written by [`Checkpoint::to_bytes`].
+    /// Reads a checkpoint written by [`Checkpoint::to_bytes`] (or by a
+    /// version-2 trainer, as one bucket).
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
         if bytes.len() < 28 || &bytes[..8] != MAGIC {
             return Err("not a Shuai training checkpoint (no SHUAICKP magic)".into());
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        if u32_at(8) != VERSION {
+        let version = u32_at(8);
+        // Version 2 has no bucket count: the fields after it sit 4 bytes
+        // earlier.
+        let (buckets, rest) = match version {
+            2 => (1, 16),
+            VERSION if bytes.len() >= 32 => (u32_at(16) as usize, 20),
+            VERSION => return Err("checkpoint ends inside its header (truncated?)".into()),
+            v => {
+                return Err(format!(
+                    "checkpoint version {v}, this build reads 2 and {VERSION}"
+                ))
+            }
+        };
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return Err(format!(
-                "checkpoint version {}, this build reads {VERSION}",
-                u32_at(8)
+                "checkpoint of {buckets} output buckets, 1 to {MAX_OUTPUT_BUCKETS} allowed"
             ));
         }
         let hidden = u32_at(12) as usize;
-        let epochs_done = u32_at(16);
+        let epochs_done = u32_at(rest);
         let mut step = [0u8; 8];
-        step.copy_from_slice(&bytes[20..28]);
+        step.copy_from_slice(&bytes[rest + 4..rest + 12]);
         let step = u64::from_le_bytes(step);
-        let floats = 3 * (INPUTS * hidden + hidden + 2 * hidden + 1);
-        if bytes.len() != 28 + 4 * floats {
+        let header = rest + 12;
+        let floats = 3 * (INPUTS * hidden + hidden + buckets * (2 * hidden + 1));
+        if bytes.len() != header + 4 * floats {
             return Err(format!(
-                "checkpoint of {} bytes, expected {} for hidden size {hidden} (truncated?)",
+                "checkpoint of {} bytes, expected {} for hidden size {hidden} and {buckets} \
+                 output buckets (truncated?)",
                 bytes.len(),
-                28 + 4 * floats
+                header + 4 * floats
             ));
         }
-        let mut xs = bytes[28..]
+        let mut xs = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let mut take = |n: usize| -> Vec<f32> { xs.by_ref().take(n).collect() };
         let mut three = |n: usize| (take(n), [take(n), take(n)]);
         let (ft_weights, ft_weights_m) = three(INPUTS * hidden);
         let (ft_bias, ft_bias_m) = three(hidden);
-        let (out_weights, out_weights_m) = three(2 * hidden);
-        let last = take(3);
+        let (out_weights, out_weights_m) = three(buckets * 2 * hidden);
+        let (out_bias, out_bias_m) = three(buckets);
         Ok(Checkpoint {
             model: Model {
                 hidden,
+                buckets,
                 ft_weights,
                 ft_bias,
                 out_weights,
-                out_bias: last[0],
+                out_bias,
             },
             optimiser: AdamW {
                 ft_weights: ft_weights_m,
                 ft_bias: ft_bias_m,
                 out_weights: out_weights_m,
-                out_bias: [last[1], last[2]],
+                out_bias: out_bias_m,
                 step,
             },
             epochs_done,
@@ -131,24 +152,47 @@ impl Checkpoint {
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_and_truncation() {
-        let model = Model::new(3, 4);
+    fn checkpoint(buckets: usize) -> Checkpoint {
+        let model = Model::new(3, buckets, 4);
         let mut optimiser = AdamW::new(&model);
         optimiser.step = 17;
         optimiser.ft_weights[1][5] = 0.25;
-        optimiser.out_bias = [0.5, 0.125];
-        let c = Checkpoint {
+        optimiser.out_bias[0][buckets - 1] = 0.5;
+        optimiser.out_bias[1][0] = 0.125;
+        Checkpoint {
             model,
             optimiser,
             epochs_done: 6,
-        };
-        let bytes = c.to_bytes();
-        assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), c);
-        let err = Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
-        assert!(err.contains("truncated"), "{err}");
+        }
+    }
+
+    #[test]
+    fn round_trip_and_truncation() {
+        for buckets in [1, 5] {
+            let c = checkpoint(buckets);
+            let bytes = c.to_bytes();
+            assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), c);
+            let err = Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+            assert!(err.contains("truncated"), "{err}");
+        }
         assert!(Checkpoint::from_bytes(b"SHUAINNU and more bytes here.....")
             .unwrap_err()
             .contains("magic"));
+        let mut none = checkpoint(2).to_bytes();
+        none[16..20].copy_from_slice(&0u32.to_le_bytes());
+        assert!(Checkpoint::from_bytes(&none)
+            .unwrap_err()
+            .contains("0 output buckets"));
+    }
+
+    #[test]
+    fn a_version_2_checkpoint_resumes_as_one_bucket() {
+        // Version 2 is version 3 with one bucket and no bucket count.
+        let c = checkpoint(1);
+        let v3 = c.to_bytes();
+        let mut v2 = v3[..16].to_vec();
+        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+        v2.extend_from_slice(&v3[20..]);
+        assert_eq!(Checkpoint::from_bytes(&v2).unwrap(), c);
     }
 }

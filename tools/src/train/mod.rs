@@ -28,8 +28,8 @@ use adamw::{cosine_lr, AdamW};
 use checkpoint::Checkpoint;
 use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
-use shuai_board::Color;
 use shuai_board::Rng;
+use shuai_board::{Color, PieceKind};
 use shuai_eval::nnue::{feature_index, Network, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -59,6 +59,10 @@ pub struct TrainConfig {
     /// Accumulator size; must be the engine's [`shuai_eval::nnue::HIDDEN`]
     /// for the network to be written.
     pub hidden: usize,
+    /// Output buckets by material (1 to
+    /// [`shuai_eval::nnue::MAX_OUTPUT_BUCKETS`]; 1 is the network without
+    /// buckets).
+    pub buckets: usize,
     /// Where checkpoints, networks and the log go.
     pub out_dir: PathBuf,
     /// How the run was started, for the networks' descriptions.
@@ -136,11 +140,14 @@ pub fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
         us: [0; MAX_ACTIVE],
         them: [0; MAX_ACTIVE],
         len: 0,
+        pieces: 0,
         target: target(p, lambda),
     };
     p.for_each_piece(|piece, sq| {
         // Records never hold more than MAX_ACTIVE pieces (`pack` refuses).
         if s.len < MAX_ACTIVE {
+            // The engine counts the occupied points less the two kings.
+            s.pieces += u8::from(piece.kind() != PieceKind::King);
             let sq = if mirror { sq.mirror() } else { sq };
             s.us[s.len] = feature_index(stm, piece, sq) as u16;
             s.them[s.len] = feature_index(stm.opponent(), piece, sq) as u16;
@@ -204,8 +211,8 @@ pub fn hand_written_loss(records: &[PackedPosition], lambda: f32) -> Result<f64,
 }
 
 /// The engine's integer network for `model`: weights rounded to the
-/// scales [`QFT`] and [`QB`] (the output bias to `OUTPUT_SCALE`; the float
-/// weights are clipped so they fit).
+/// scales [`QFT`] and [`QB`] (the output biases to `OUTPUT_SCALE`; the
+/// float weights are clipped so they fit).
 pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
     let q16 = |xs: &[f32], scale: i32| -> Vec<i16> {
         xs.iter()
@@ -227,9 +234,15 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
         q16(&ft(&model.ft_weights), QFT),
         q16(&ft(&model.ft_bias), QFT),
         q16(&model.out_weights, QB),
-        (f64::from(model.out_bias) * OUTPUT_SCALE as f64)
-            .round()
-            .clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+        model
+            .out_bias
+            .iter()
+            .map(|&b| {
+                (f64::from(b) * OUTPUT_SCALE as f64)
+                    .round()
+                    .clamp(i32::MIN as f64, i32::MAX as f64) as i32
+            })
+            .collect(),
         description,
     )
     .map_err(|e| e.to_string())
@@ -270,9 +283,13 @@ pub fn start(cfg: &TrainConfig, resume: Option<Checkpoint>) -> Result<Checkpoint
             "checkpoint has hidden size {}, the run asks for {}",
             c.model.hidden, cfg.hidden
         )),
+        Some(c) if c.model.buckets != cfg.buckets => Err(format!(
+            "checkpoint has {} output buckets, the run asks for {}",
+            c.model.buckets, cfg.buckets
+        )),
         Some(c) => Ok(c),
         None => {
-            let model = Model::new(cfg.hidden, cfg.seed);
+            let model = Model::new(cfg.hidden, cfg.buckets, cfg.seed);
             Ok(Checkpoint {
                 optimiser: AdamW::new(&model),
                 model,
@@ -303,7 +320,9 @@ pub fn train(
     let batch = cfg.batch.clamp(1, train_set.len());
     let batches_per_epoch = train_set.len().div_ceil(batch);
     let total_batches = (batches_per_epoch * cfg.epochs as usize).max(1);
-    let mut grads: Vec<Gradients> = (0..threads).map(|_| Gradients::new(cfg.hidden)).collect();
+    let mut grads: Vec<Gradients> = (0..threads)
+        .map(|_| Gradients::new(cfg.hidden, cfg.buckets))
+        .collect();
     let mut lr = cfg.lr;
     while state.epochs_done < cfg.epochs {
         let epoch = state.epochs_done + 1;
@@ -427,7 +446,7 @@ mod tests {
         out
     }
 
-    fn tiny_config(epochs: u32, threads: usize) -> TrainConfig {
+    fn tiny_config(epochs: u32, threads: usize, buckets: usize) -> TrainConfig {
         TrainConfig {
             epochs,
             batch: 64,
@@ -439,6 +458,7 @@ mod tests {
             seed: 9,
             mirror: true,
             hidden: 8,
+            buckets,
             out_dir: PathBuf::new(),
             command: String::new(),
         }
@@ -460,8 +480,17 @@ mod tests {
 
     #[test]
     fn training_learns_is_deterministic_and_resumes_exactly() {
+        for buckets in [1, 31] {
+            learns_deterministic_resumes(buckets);
+        }
+    }
+
+    /// The run of `training_learns_is_deterministic_and_resumes_exactly`
+    /// with `buckets` output buckets (31: one per piece count, so the
+    /// games' positions spread over several).
+    fn learns_deterministic_resumes(buckets: usize) {
         let data = game_records(300);
-        let cfg = tiny_config(4, 2);
+        let cfg = tiny_config(4, 2, buckets);
         let (a, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
         let (b, _) = run(&cfg, start(&cfg, None).unwrap(), &data);
         // (assert! rather than assert_eq!: a checkpoint prints as 1.3 M floats)
@@ -494,16 +523,24 @@ mod tests {
             "a resumed run ends where an uninterrupted one does"
         );
         // Another thread count sums in another order: close, not equal.
-        let (one, _) = run(&tiny_config(4, 1), start(&cfg, None).unwrap(), &data);
-        let gap = one.model.out_bias - a.model.out_bias;
+        let (one, _) = run(
+            &tiny_config(4, 1, buckets),
+            start(&cfg, None).unwrap(),
+            &data,
+        );
+        let gap = one.model.out_bias[buckets - 1] - a.model.out_bias[buckets - 1];
         assert!(gap.abs() < 1e-3, "{gap}");
+        // Resuming with another bucket count is refused.
+        let other = tiny_config(4, 2, buckets % 31 + 1);
+        let err = start(&other, Some(a)).unwrap_err();
+        assert!(err.contains("output buckets"), "{err}");
     }
 
     #[test]
     fn quantising_applies_the_feature_clip() {
         // A checkpoint from before the ±0.97 clip may hold larger
         // weights; quantised, they must still fit the accumulators.
-        let mut model = Model::new(shuai_eval::nnue::HIDDEN, 3);
+        let mut model = Model::new(shuai_eval::nnue::HIDDEN, 1, 3);
         model.ft_weights[5] = 1.98;
         model.ft_bias[2] = -1.5;
         let bytes = quantise(&model, "clip").unwrap().to_bytes();
@@ -523,9 +560,8 @@ mod tests {
         // A random model evaluated both ways on real positions. The
         // rounding left is the squared activation's (1/254 of its range)
         // and the feature weights' (1/1020): a centipawn or two. A wrong
-        // scale or a swapped half would be off by far more.
-        let model = Model::new(shuai_eval::nnue::HIDDEN, 3);
-        let net = quantise(&model, "test").unwrap();
+        // scale, a swapped half or a wrong bucket would be off by far
+        // more.
         let mut pos = Position::startpos();
         let mut records = Vec::new();
         for i in 0..60 {
@@ -536,8 +572,38 @@ mod tests {
             }
             pos.make_move(moves.as_slice()[(i * 31) % moves.len()]);
         }
-        let r = compare(&model, &net, &records, 1.0).unwrap();
-        assert_eq!(r.positions, records.len());
-        assert!(r.mean_abs_cp < 3.0 && r.max_abs_cp < 10.0, "{r:?}");
+        // Endings, so that several buckets are used: 0, 4, 13 pieces.
+        for fen in [
+            "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+            "3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 b - - 0 1",
+            "rnbakabnr/9/1c5c1/p1p1p4/9/9/9/9/9/4K4 w - - 0 1",
+        ] {
+            records.push(record(fen, 0, Outcome::Draw));
+        }
+        for buckets in [1, 8] {
+            let model = Model::new(shuai_eval::nnue::HIDDEN, buckets, 3);
+            let net = quantise(&model, "test").unwrap();
+            assert_eq!(net.buckets(), buckets);
+            let r = compare(&model, &net, &records, 1.0).unwrap();
+            assert_eq!(r.positions, records.len());
+            assert!(r.mean_abs_cp < 3.0 && r.max_abs_cp < 10.0, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn samples_count_the_pieces_besides_the_kings() {
+        // The trainer's count picks the same bucket as the engine's.
+        let net = quantise(&Model::new(shuai_eval::nnue::HIDDEN, 8, 1), "t").unwrap();
+        let model = Model::new(8, 8, 1);
+        for (fen, pieces) in [
+            (shuai_board::START_FEN, 30),
+            ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", 0),
+            ("rnbakabnr/9/1c5c1/p1p1p4/9/9/9/9/9/4K4 w - - 0 1", 13),
+        ] {
+            let s = sample(&record(fen, 0, Outcome::Draw), 1.0, true);
+            assert_eq!(s.pieces, pieces, "{fen}");
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(model.bucket(&s), net.bucket_of(&pos), "{fen}");
+        }
     }
 }

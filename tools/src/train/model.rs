@@ -5,11 +5,15 @@
 //! perspectives, `a = b + Σ W[f]`, SCReLU `clamp(a, 0, 1)²` on the side
 //! to move's accumulator and then the other side's, one linear output `o`,
 //! and the prediction `sigmoid(o)` of the side to move's expected points.
+//! The output layer has one row (weights and bias) per output bucket; a
+//! sample is scored by the row of its material's bucket
+//! ([`shuai_eval::nnue::output_bucket`], as the engine picks it), and only
+//! that row gets its gradient.
 //! The hidden size is a run-time value here, so the gradient check can use
 //! a tiny network; quantisation needs the engine's size.
 
 use shuai_board::Rng;
-use shuai_eval::nnue::INPUTS;
+use shuai_eval::nnue::{output_bucket, INPUTS};
 
 /// Largest absolute value of an output weight (as bullet and Stockfish
 /// trainers do): at ×4096 it fits in `i16`, and the engine's sum of 512
@@ -28,14 +32,17 @@ pub const MAX_ACTIVE: usize = 32;
 pub struct Model {
     /// Accumulator size per perspective.
     pub hidden: usize,
+    /// Output buckets (rows of the output layer).
+    pub buckets: usize,
     /// Feature weights, `INPUTS × hidden`, feature by feature.
     pub ft_weights: Vec<f32>,
     /// Feature biases, `hidden`.
     pub ft_bias: Vec<f32>,
-    /// Output weights, `2 × hidden`: the side to move's half first.
+    /// Output weights, `buckets × 2 × hidden`, bucket by bucket: the side
+    /// to move's half first.
     pub out_weights: Vec<f32>,
-    /// Output bias.
-    pub out_bias: f32,
+    /// Output biases, one per bucket.
+    pub out_bias: Vec<f32>,
 }
 
 /// One training example: the active features of both perspectives and the
@@ -48,6 +55,9 @@ pub struct Sample {
     pub them: [u16; MAX_ACTIVE],
     /// How many entries of `us` and `them` are used.
     pub len: usize,
+    /// Pieces on the board other than the two kings: they choose the
+    /// output bucket.
+    pub pieces: u8,
     /// The target.
     pub target: f32,
 }
@@ -62,8 +72,8 @@ pub struct Gradients {
     pub ft_bias: Vec<f32>,
     /// Same layout as [`Model::out_weights`].
     pub out_weights: Vec<f32>,
-    /// d loss / d output bias.
-    pub out_bias: f32,
+    /// d loss / d output bias, per bucket.
+    pub out_bias: Vec<f32>,
     /// Feature rows with a non-zero gradient.
     pub touched: Vec<bool>,
     /// Sum of the squared errors of the chunk.
@@ -79,20 +89,30 @@ fn init_stream(seed: u64) -> impl FnMut() -> f32 {
 }
 
 impl Model {
-    /// A network with uniform random weights scaled to the fan-in
-    /// (`±1/√24` for the feature rows, about the number of pieces on a
-    /// board; `±1/√(2·hidden)` for the output) and zero biases.
-    pub fn new(hidden: usize, seed: u64) -> Model {
+    /// A network of `buckets` output buckets with uniform random weights
+    /// scaled to the fan-in (`±1/√24` for the feature rows, about the
+    /// number of pieces on a board; `±1/√(2·hidden)` for the output) and
+    /// zero biases. The random stream fills the feature weights, then the
+    /// output rows bucket by bucket, so a one-bucket model is the one
+    /// earlier trainers started from.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut r = init_stream(seed);
         let ft = 1.0 / 24f32.sqrt();
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
         Model {
             hidden,
+            buckets,
             ft_weights: (0..INPUTS * hidden).map(|_| r() * ft).collect(),
             ft_bias: vec![0.0; hidden],
-            out_weights: (0..2 * hidden).map(|_| r() * out).collect(),
-            out_bias: 0.0,
+            out_weights: (0..buckets * 2 * hidden).map(|_| r() * out).collect(),
+            out_bias: vec![0.0; buckets],
         }
+    }
+
+    /// The output bucket of a sample.
+    #[inline(always)]
+    pub fn bucket(&self, s: &Sample) -> usize {
+        output_bucket(usize::from(s.pieces), self.buckets)
     }
 
     /// The raw output `o` for a sample (the prediction is `sigmoid(o)`,
@@ -101,7 +121,14 @@ impl Model {
         let h = self.hidden;
         let mut acc = vec![0.0; 2 * h];
         self.accumulate(s, &mut acc);
-        self.head(&acc)
+        self.head(&acc, self.bucket(s))
+    }
+
+    /// Bucket `b`'s output weights, both halves.
+    #[inline(always)]
+    fn out_row(&self, b: usize) -> &[f32] {
+        let w = 2 * self.hidden;
+        &self.out_weights[b * w..(b + 1) * w]
     }
 
     fn accumulate(&self, s: &Sample, acc: &mut [f32]) {
@@ -115,16 +142,16 @@ impl Model {
         }
     }
 
-    fn head(&self, acc: &[f32]) -> f32 {
+    fn head(&self, acc: &[f32], bucket: usize) -> f32 {
         let dot: f32 = acc
             .iter()
-            .zip(&self.out_weights)
+            .zip(self.out_row(bucket))
             .map(|(a, w)| {
                 let c = a.clamp(0.0, 1.0);
                 c * c * w
             })
             .sum();
-        dot + self.out_bias
+        dot + self.out_bias[bucket]
     }
 
     #[inline(always)]
@@ -166,18 +193,22 @@ impl Model {
         let mut scratch = std::mem::take(&mut g.scratch);
         scratch.resize(4 * h, 0.0);
         let (acc, grad) = scratch.split_at_mut(2 * h);
+        let row_len = 2 * h;
         for s in samples {
             self.accumulate(s, acc);
-            let out = self.head(acc);
+            let b = self.bucket(s);
+            let out = self.head(acc, b);
             let p = sigmoid(out);
             let e = p - s.target;
             g.loss += f64::from(e * e);
             let d = 2.0 * e * p * (1.0 - p);
-            g.out_bias += d;
+            // Only the sample's bucket took part in the output, so only
+            // its row and bias get a gradient.
+            g.out_bias[b] += d;
             for (((a, w), gw), ga) in acc
                 .iter()
-                .zip(&self.out_weights)
-                .zip(g.out_weights.iter_mut())
+                .zip(self.out_row(b))
+                .zip(g.out_weights[b * row_len..(b + 1) * row_len].iter_mut())
                 .zip(grad.iter_mut())
             {
                 let c = a.clamp(0.0, 1.0);
@@ -219,13 +250,14 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl Gradients {
-    /// Zero gradients for a model of `hidden` units.
-    pub fn new(hidden: usize) -> Gradients {
+    /// Zero gradients for a model of `hidden` units and `buckets` output
+    /// buckets.
+    pub fn new(hidden: usize, buckets: usize) -> Gradients {
         Gradients {
             ft_weights: vec![0.0; INPUTS * hidden],
             ft_bias: vec![0.0; hidden],
-            out_weights: vec![0.0; 2 * hidden],
-            out_bias: 0.0,
+            out_weights: vec![0.0; buckets * 2 * hidden],
+            out_bias: vec![0.0; buckets],
             touched: vec![false; INPUTS],
             loss: 0.0,
             scratch: Vec::new(),
@@ -243,7 +275,7 @@ impl Gradients {
         }
         self.ft_bias.fill(0.0);
         self.out_weights.fill(0.0);
-        self.out_bias = 0.0;
+        self.out_bias.fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -252,11 +284,12 @@ impl Gradients {
 mod tests {
     use super::*;
 
-    fn sample(us: &[u16], them: &[u16], target: f32) -> Sample {
+    fn sample(us: &[u16], them: &[u16], pieces: u8, target: f32) -> Sample {
         let mut s = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             len: us.len(),
+            pieces,
             target,
         };
         s.us[..us.len()].copy_from_slice(us);
@@ -264,11 +297,13 @@ mod tests {
         s
     }
 
-    /// A tiny network whose accumulators stay inside (0, 1) for the test
-    /// samples, away from SCReLU's kinks where finite differences break.
-    fn tiny() -> (Model, Vec<Sample>) {
+    /// A tiny network of `buckets` output buckets whose accumulators stay
+    /// inside (0, 1) for the test samples, away from SCReLU's kinks where
+    /// finite differences break. The samples have 0, 15 and 30 pieces
+    /// besides the kings: with four buckets, buckets 0, 1 and 3.
+    fn tiny(buckets: usize) -> (Model, Vec<Sample>) {
         let h = 4;
-        let mut m = Model::new(h, 5);
+        let mut m = Model::new(h, buckets, 5);
         m.ft_weights.iter_mut().for_each(|w| *w = 0.0);
         let mut r = init_stream(9);
         for f in [3usize, 17, 400, 999, 1259] {
@@ -277,12 +312,12 @@ mod tests {
             }
         }
         m.ft_bias = vec![0.2, 0.3, 0.25, 0.15];
-        m.out_weights = (0..2 * h).map(|_| r()).collect();
-        m.out_bias = 0.1;
+        m.out_weights = (0..buckets * 2 * h).map(|_| r()).collect();
+        m.out_bias = (0..buckets).map(|b| 0.1 - 0.05 * b as f32).collect();
         let samples = vec![
-            sample(&[3, 17, 400], &[999, 1259, 17], 0.9),
-            sample(&[1259, 999], &[3, 400], 0.2),
-            sample(&[17, 400, 999, 3], &[1259, 3, 17, 400], 0.5),
+            sample(&[3, 17, 400], &[999, 1259, 17], 30, 0.9),
+            sample(&[1259, 999], &[3, 400], 0, 0.2),
+            sample(&[17, 400, 999, 3], &[1259, 3, 17, 400], 15, 0.5),
         ];
         (m, samples)
     }
@@ -297,73 +332,149 @@ mod tests {
             .sum()
     }
 
-    #[test]
-    fn gradients_match_finite_differences() {
-        let (m, samples) = tiny();
-        let mut g = Gradients::new(m.hidden);
-        m.backprop(&samples, &mut g);
-        assert!((g.loss - loss(&m, &samples)).abs() < 1e-6);
+    /// A parameter of the model, by kind and index.
+    #[derive(Clone, Copy, Debug)]
+    enum Param {
+        Ft(usize),
+        FtBias(usize),
+        Out(usize),
+        OutBias(usize),
+    }
+
+    fn param(m: &mut Model, p: Param) -> &mut f32 {
+        match p {
+            Param::Ft(i) => &mut m.ft_weights[i],
+            Param::FtBias(i) => &mut m.ft_bias[i],
+            Param::Out(i) => &mut m.out_weights[i],
+            Param::OutBias(i) => &mut m.out_bias[i],
+        }
+    }
+
+    fn gradient(g: &Gradients, p: Param) -> f32 {
+        match p {
+            Param::Ft(i) => g.ft_weights[i],
+            Param::FtBias(i) => g.ft_bias[i],
+            Param::Out(i) => g.out_weights[i],
+            Param::OutBias(i) => g.out_bias[i],
+        }
+    }
+
+    /// Checks each of `probes` against a central finite difference of the
+    /// loss; each must have a gradient worth testing.
+    fn check_gradients(m: &Model, samples: &[Sample], probes: &[Param]) -> Gradients {
+        let mut g = Gradients::new(m.hidden, m.buckets);
+        m.backprop(samples, &mut g);
+        assert!((g.loss - loss(m, samples)).abs() < 1e-6);
         let eps = 1e-2f32;
-        let mut checked = 0;
-        // Every parameter kind: feature rows (touched and not), biases,
-        // output weights of both halves, the output bias.
-        type Probe = (
-            &'static str,
-            fn(&mut Model) -> &mut f32,
-            fn(&Gradients) -> f32,
-        );
-        let probes: [Probe; 7] = [
-            (
-                "ft[3][0]",
-                |m| &mut m.ft_weights[3 * 4],
-                |g| g.ft_weights[3 * 4],
-            ),
-            (
-                "ft[400][2]",
-                |m| &mut m.ft_weights[400 * 4 + 2],
-                |g| g.ft_weights[400 * 4 + 2],
-            ),
-            (
-                "ft[1259][3]",
-                |m| &mut m.ft_weights[1259 * 4 + 3],
-                |g| g.ft_weights[1259 * 4 + 3],
-            ),
-            ("ft_bias[1]", |m| &mut m.ft_bias[1], |g| g.ft_bias[1]),
-            ("out[2]", |m| &mut m.out_weights[2], |g| g.out_weights[2]),
-            ("out[6]", |m| &mut m.out_weights[6], |g| g.out_weights[6]),
-            ("out_bias", |m| &mut m.out_bias, |g| g.out_bias),
-        ];
-        for (name, param, analytic) in probes {
+        for &p in probes {
             let mut plus = m.clone();
-            *param(&mut plus) += eps;
+            *param(&mut plus, p) += eps;
             let mut minus = m.clone();
-            *param(&mut minus) -= eps;
-            let numeric = (loss(&plus, &samples) - loss(&minus, &samples)) / (2.0 * f64::from(eps));
-            let a = f64::from(analytic(&g));
+            *param(&mut minus, p) -= eps;
+            let numeric = (loss(&plus, samples) - loss(&minus, samples)) / (2.0 * f64::from(eps));
+            let a = f64::from(gradient(&g, p));
             assert!(
                 (numeric - a).abs() <= 1e-3 * a.abs().max(1e-2),
-                "{name}: analytic {a}, numeric {numeric}"
+                "{p:?}: analytic {a}, numeric {numeric}"
             );
             assert!(
                 a.abs() > 1e-4,
-                "{name}: a gradient that is zero tests nothing"
+                "{p:?}: a gradient that is zero tests nothing"
             );
-            checked += 1;
         }
-        assert_eq!(checked, 7);
+        g
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        // Every parameter kind: feature rows (touched and not), biases,
+        // output weights of both halves, the output bias.
+        let (m, samples) = tiny(1);
+        let g = check_gradients(
+            &m,
+            &samples,
+            &[
+                Param::Ft(3 * 4),
+                Param::Ft(400 * 4 + 2),
+                Param::Ft(1259 * 4 + 3),
+                Param::FtBias(1),
+                Param::Out(2),
+                Param::Out(6),
+                Param::OutBias(0),
+            ],
+        );
         // A row no sample uses has no gradient and is not touched.
         assert!(!g.touched[5]);
         assert!(g.touched[3] && g.touched[1259]);
     }
 
     #[test]
+    fn gradients_match_finite_differences_with_output_buckets() {
+        // Four buckets, samples in buckets 0, 1 and 3: the feature
+        // transformer gathers from all three, each used bucket's row and
+        // bias from its own sample.
+        let (m, samples) = tiny(4);
+        let buckets: Vec<usize> = samples.iter().map(|s| m.bucket(s)).collect();
+        assert_eq!(buckets, [3, 0, 1]);
+        let row = |b: usize, i: usize| Param::Out(b * 8 + i);
+        let g = check_gradients(
+            &m,
+            &samples,
+            &[
+                Param::Ft(3 * 4),
+                Param::Ft(999 * 4 + 1),
+                Param::FtBias(2),
+                row(0, 1),
+                row(0, 5),
+                row(1, 0),
+                row(1, 7),
+                row(3, 3),
+                row(3, 4),
+                Param::OutBias(0),
+                Param::OutBias(1),
+                Param::OutBias(3),
+            ],
+        );
+        // Bucket 2 scored no sample: no gradient at all.
+        assert!(g.out_weights[16..24].iter().all(|&x| x == 0.0));
+        assert_eq!(g.out_bias[2], 0.0);
+        // Each sample alone puts gradient in its own bucket's row only.
+        for (s, &b) in samples.iter().zip(&buckets) {
+            let mut g = Gradients::new(m.hidden, m.buckets);
+            m.backprop(std::slice::from_ref(s), &mut g);
+            for other in 0..4 {
+                let used = g.out_weights[other * 8..(other + 1) * 8]
+                    .iter()
+                    .any(|&x| x != 0.0);
+                assert_eq!(used, other == b, "sample in bucket {b}, row {other}");
+                assert_eq!(g.out_bias[other] != 0.0, other == b);
+            }
+        }
+    }
+
+    #[test]
+    fn one_bucket_model_starts_as_before_and_buckets_share_the_stream() {
+        // The first bucket's row of a multi-bucket model is the one-bucket
+        // model's row (the stream goes on to the next buckets), so
+        // `--output-buckets 1` starts exactly where earlier trainers did.
+        let one = Model::new(4, 1, 7);
+        let three = Model::new(4, 3, 7);
+        assert_eq!(one.ft_weights, three.ft_weights);
+        assert_eq!(one.out_weights[..], three.out_weights[..8]);
+        assert_ne!(three.out_weights[..8], three.out_weights[8..16]);
+        assert_eq!(three.out_bias, [0.0; 3]);
+    }
+
+    #[test]
     fn clear_zeroes_everything() {
-        let (m, samples) = tiny();
-        let mut g = Gradients::new(m.hidden);
+        let (m, samples) = tiny(4);
+        let mut g = Gradients::new(m.hidden, m.buckets);
         m.backprop(&samples, &mut g);
         g.clear();
         assert!(g.ft_weights.iter().all(|&x| x == 0.0));
+        assert!(g.out_weights.iter().all(|&x| x == 0.0));
         assert!(g.touched.iter().all(|&t| !t));
-        assert_eq!((g.out_bias, g.loss), (0.0, 0.0));
+        assert_eq!(g.out_bias, [0.0; 4]);
+        assert_eq!(g.loss, 0.0);
     }
 }
