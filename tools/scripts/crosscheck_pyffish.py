@@ -9,7 +9,9 @@ pyffish (`pip install pyffish`; ranks 1-10, converted here) and checks:
   chases is forbidden in rules.md but a draw for Fairy-Stockfish, which
   judges perpetual check and perpetual chase separately; such games are
   counted and listed as agreeing; so is a cycle judged by mate threats,
-  which Fairy-Stockfish has no rule for; likewise a chase cycle entered by a quiet
+  which Fairy-Stockfish has no rule for, and a chase of several pieces in turn
+  (Chinese rule 28.12; the Asian rules pyffish follows count one piece only);
+  likewise a chase cycle entered by a quiet
   move of the chaser, which pyffish 0.0.90 only rules on at the fourth
   occurrence because its chase window also takes the entering move: such
   verdicts are re-checked from the cycle's start): checkmate/stalemate -> pyffish has no legal move and
@@ -117,6 +119,14 @@ def check_game(g, stats):
             stats["known_mixed_attack_differences"] += 1
             print(f"game {g['index'] + 1} ({term}, {g['result']}): known difference, "
                   f"pyffish calls the mixed check/chase cycle a draw")
+        elif (term == "perpetual_chase" and value == 0 and want != 0
+              and "rule 28.12" in g.get("reason", "")):
+            # The Chinese book (rules.md 28.12) forbids chasing several
+            # pieces in turn, one on each move; Fairy-Stockfish follows
+            # the Asian rules, where only a chase of the same piece counts.
+            stats["known_several_pieces_differences"] += 1
+            print(f"game {g['index'] + 1} ({term}, {g['result']}): known difference, "
+                  f"pyffish has no chase of several pieces (Chinese rule 28.12)")
         elif sign(value) != want and "[mate threat]" in g.get("reason", ""):
             # Fairy-Stockfish has no mate-threat (杀) rule: to it a move
             # threatening mate is idle, so a cycle rules.md judges by its
@@ -210,7 +220,7 @@ def main():
         ap.error("give a JSON file or --pgn FILE")
     stats = {"games": 0, "agree": 0, "fsf_100ply_claims_earlier": 0,
              "known_mixed_attack_differences": 0, "known_chase_window_differences": 0,
-             "known_mate_threat_differences": 0}
+             "known_mate_threat_differences": 0, "known_several_pieces_differences": 0}
     by_term = {}
     bad = 0
     for g in data["games"]:
@@ -236,6 +246,8 @@ def main():
           f"entering move too; counted as agreeing): {stats['known_chase_window_differences']}")
     print(f"  cycles judged by mate threats (Fairy-Stockfish has no mate-threat rule; counted as "
           f"agreeing): {stats['known_mate_threat_differences']}")
+    print(f"  chases of several pieces in turn (a loss under Chinese rule 28.12, no chase for "
+          f"Fairy-Stockfish; counted as agreeing): {stats['known_several_pieces_differences']}")
     sys.exit(1 if bad else 0)
 
 
