@@ -14,12 +14,20 @@ import load
 REC = "score + material [R2 H1 C1 (no A/E/P)] deg 3"
 
 
-def table(title, key, edges, labels, pw, pd, pl, res, game):
+# score bins (cp, side to move) of the calibration tables
+SCORE_EDGES = [-np.inf, -1500, -1000, -700, -500, -350, -250, -150, -75, -25, 25, 75, 150, 250, 350,
+               500, 700, 1000, 1500, np.inf]
+SCORE_LABELS = [f"{'−∞' if lo == -np.inf else int(lo)} … {'∞' if hi == np.inf else int(hi)}"
+                for lo, hi in zip(SCORE_EDGES[:-1], SCORE_EDGES[1:])]
+
+
+def table(title, key, values, edges, labels, pw, pd, pl, res, game):
+    """Predicted against observed W/D/L per bin of `values` (one per position)."""
     print(f"\n{title}")
     print(f"| {key} | positions | games | predicted W/D/L ‰ | observed W/D/L ‰ |")
     print("|---|---:|---:|---|---|")
     for lo, hi, lab in zip(edges[:-1], edges[1:], labels):
-        s = (lab_v >= lo) & (lab_v < hi)
+        s = (values >= lo) & (values < hi)
         n = s.sum()
         if n == 0:
             continue
@@ -30,7 +38,6 @@ def table(title, key, edges, labels, pw, pd, pl, res, game):
 
 
 def main():
-    global lab_v
     path = sys.argv[1] if len(sys.argv) > 1 else "../../../train-data/r1/s5001.bin"
     rj = sys.argv[2] if len(sys.argv) > 2 else "results.json"
     R = {m["name"]: m for m in json.load(open(rj))["models"]}
@@ -84,31 +91,23 @@ def main():
     print(f"overall predicted W/D/L ‰ {1000*pw.mean():.0f}/{1000*pd.mean():.0f}/{1000*pl.mean():.0f}, "
           f"observed {1000*(r==1).mean():.0f}/{1000*(r==.5).mean():.0f}/{1000*(r==0).mean():.0f}")
 
-    inf = np.inf
-    xs = x[te]
-    edges = [-inf, -1500, -1000, -700, -500, -350, -250, -150, -75, -25, 25, 75, 150, 250, 350, 500, 700, 1000, 1500, inf]
-    labels = [f"{'−∞' if lo == -inf else int(lo)} … {'∞' if hi == inf else int(hi)}" for lo, hi in zip(edges[:-1], edges[1:])]
-    lab_v = xs
-    table("Calibration by score (cp, side to move), held-out games:", "score bin",
-          edges, labels, pw, pd, pl, r, g)
+    table("Calibration by score (cp, side to move), held-out games:", "score bin", x[te],
+          SCORE_EDGES, SCORE_LABELS, pw, pd, pl, r, g)
     edges = [0, .02, .05, .1, .2, .3, .4, .5, .6, .7, .8, .9, .95, .98, 1.0001]
     labels = [f"{100*lo:.0f}–{100*min(hi,1):.0f}%" for lo, hi in zip(edges[:-1], edges[1:])]
-    lab_v = pw
-    table("Calibration by predicted win chance, held-out games:", "predicted win",
+    table("Calibration by predicted win chance, held-out games:", "predicted win", pw,
           edges, labels, pw, pd, pl, r, g)
     edges = [0, .1, .2, .3, .4, .5, .6, .7, .8, 1.0001]
     labels = [f"{100*lo:.0f}–{100*min(hi,1):.0f}%" for lo, hi in zip(edges[:-1], edges[1:])]
-    lab_v = pd
-    table("Calibration by predicted draw chance, held-out games:", "predicted draw",
+    table("Calibration by predicted draw chance, held-out games:", "predicted draw", pd,
           edges, labels, pw, pd, pl, r, g)
     edges = [0, 3, 5, 7, 9, 11, 13, 15, 17]
     labels = ["0–2", "3–4", "5–6", "7–8", "9–10", "11–12", "13–14", "15–16"]
-    lab_v = cnt[te]
-    table("Calibration by material count (2R+H+C), held-out games:", "count",
+    table("Calibration by material count (2R+H+C), held-out games:", "count", cnt[te],
           edges, labels, pw, pd, pl, r, g)
     # score-only model by material, for contrast
     qw, qd, ql = [v[te] for v in pred("score only", m)]
-    table("Same bins, score-only model (for contrast):", "count",
+    table("Same bins, score-only model (for contrast):", "count", cnt[te],
           edges, labels, qw, qd, ql, r, g)
 
 

@@ -13,12 +13,11 @@ import sys
 
 import numpy as np
 
+import calib
 import load
-from fit import nll_terms, poly, probs
+from fit import MATERIAL_SCALES, nll_terms, poly, probs
 
-EDGES = [-np.inf, -1500, -1000, -700, -500, -350, -250, -150, -75, -25, 25,
-         75, 150, 250, 350, 500, 700, 1000, 1500, np.inf]
-ATTACKERS = np.array([0, 0, 0, 1, 2, 1, 0])  # 2·rooks + horses + cannons
+ATTACKERS = MATERIAL_SCALES["R2 H1 C1 (no A/E/P)"]  # 2·rooks + horses + cannons
 
 
 def shipped_coefficients(path):
@@ -32,12 +31,6 @@ def shipped_coefficients(path):
         return [float(v) for v in m.group(1).split(",") if v.strip()]
 
     return array("WDL_AS"), array("WDL_BS")
-
-
-def label(lo, hi):
-    left = "−∞" if np.isinf(lo) else str(int(lo))
-    right = "∞" if np.isinf(hi) else str(int(hi))
-    return f"{left} … {right}"
 
 
 def main():
@@ -57,15 +50,8 @@ def main():
         nll = nll_terms(pw[s], pd[s], pl[s], res[s]).mean()
         print(f"{name}: {s.sum()} positions in {len(np.unique(game[s]))} games, "
               f"mean log-loss {nll:.5f} nats")
-    print("\n| score bin | positions | predicted W/D/L ‰ | observed W/D/L ‰ |")
-    print("|---|---:|---|---|")
-    for lo, hi in zip(EDGES[:-1], EDGES[1:]):
-        k = ok & (x >= lo) & (x < hi)
-        if not k.any():
-            continue
-        p = [round(1000 * v[k].mean()) for v in (pw, pd, pl)]
-        o = [round(1000 * (res[k] == v).mean()) for v in (1.0, 0.5, 0.0)]
-        print(f"| {label(lo, hi)} | {k.sum()} | {p[0]} / {p[1]} / {p[2]} | {o[0]} / {o[1]} / {o[2]} |")
+    calib.table("Calibration by score (cp, side to move), all positions:", "score bin", x[ok],
+                calib.SCORE_EDGES, calib.SCORE_LABELS, pw[ok], pd[ok], pl[ok], res[ok], game[ok])
     p = [round(1000 * v[ok].mean()) for v in (pw, pd, pl)]
     o = [round(1000 * (res[ok] == v).mean()) for v in (1.0, 0.5, 0.0)]
     print(f"\noverall predicted {p[0]}/{p[1]}/{p[2]} ‰, observed {o[0]}/{o[1]}/{o[2]} ‰")
