@@ -58,7 +58,7 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option promotion type check default false",
         "option skill type spin min 0 max 20 default 20",
         "option limitstrength type check default false",
-        "option elo type spin min 690 max 2952 default 2952",
+        "option elo type spin min 808 max 3031 default 3031",
         "option newgame type button",
     ] {
         assert!(lines.contains(&want.to_string()), "missing {want}");

@@ -569,7 +569,7 @@ fn skill_level_and_elo_weaken_the_search() {
     e.send("setoption name UCI_Elo value 100");
     assert_eq!(
         e.sync(),
-        ["info string setoption UCI_Elo: 100 is outside 690..2952; using 690"]
+        ["info string setoption UCI_Elo: 100 is outside 808..3031; using 808"]
     );
     e.send("go depth 30");
     let lines = e.expect_prefix("bestmove");

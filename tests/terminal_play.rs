@@ -229,16 +229,16 @@ fn a_weakened_level_plays_legal_moves_and_says_its_strength() {
     let run = play(&["--level", "0"], "h2e2\nh0g2\ni0h0\nquit\n");
     run.check(
         run.out
-            .contains("Shuai (帅) plays Black at level 0.0 (about 690 Elo)"),
+            .contains("Shuai (帅) plays Black at level 0.0 (about 808 Elo)"),
         "the level is announced",
     );
     run.check(
         run.out.matches("Shuai (Black) played ").count() == 3,
         "one reply to each of the three moves",
     );
-    let run = play(&["--elo", "1386"], "quit\n");
+    let run = play(&["--elo", "1469"], "quit\n");
     run.check(
-        run.out.contains("at level 7.0 (about 1386 Elo)"),
+        run.out.contains("at level 7.0 (about 1469 Elo)"),
         "an Elo between two measured levels",
     );
     let bad = shuai(&["play", "--level", "21"], "");

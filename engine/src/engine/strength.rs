@@ -32,16 +32,16 @@ pub const FULL_SKILL: u8 = 20;
 /// likelihood rating per player); README "Strength levels" gives each
 /// rating's 95% interval. Remeasured whenever the embedded network
 /// changes (a level's nodes are worth more with a better network): these
-/// are the round-2 network's.
+/// are the round-3 network's.
 pub const LEVEL_ELO: [(u8, i32); 8] = [
-    (0, 690),
-    (2, 792),
-    (4, 916),
-    (6, 1217),
-    (8, 1555),
-    (12, 2088),
-    (16, 2640),
-    (19, 2952),
+    (0, 808),
+    (2, 878),
+    (4, 943),
+    (6, 1309),
+    (8, 1628),
+    (12, 2153),
+    (16, 2741),
+    (19, 3031),
 ];
 
 /// Nodes a move at level 0.
