@@ -223,10 +223,15 @@ mod tests {
         let (lo, hi) = Skill::elo_range();
         assert_eq!(Skill::from_elo(lo - 500).level(), 0.0);
         assert_eq!(Skill::from_elo(hi + 500).level(), 19.0);
-        let mid = Skill::from_elo((LEVEL_ELO[1].1 + LEVEL_ELO[2].1) / 2);
-        let expect = f64::from(LEVEL_ELO[1].0 + LEVEL_ELO[2].0) / 2.0;
+        // Between two measured levels the map is linear both ways (the
+        // integer midpoint need not be the exact one: the sum may be odd).
+        let ((l1, e1), (l2, e2)) = (LEVEL_ELO[1], LEVEL_ELO[2]);
+        let elo = (e1 + e2) / 2;
+        let mid = Skill::from_elo(elo);
+        let expect = f64::from(l1) + f64::from(l2 - l1) * f64::from(elo - e1) / f64::from(e2 - e1);
         assert!((mid.level() - expect).abs() < 1e-9);
-        assert_eq!(mid.elo(), (LEVEL_ELO[1].1 + LEVEL_ELO[2].1) / 2);
+        assert!(f64::from(l1) < mid.level() && mid.level() < f64::from(l2));
+        assert_eq!(mid.elo(), elo);
     }
 
     #[test]
