@@ -78,6 +78,8 @@ params! {
     nmp_min_depth = 3, 2..=6, step 1: "Null move: smallest depth tried";
     nmp_base = 2, 1..=5, step 1: "Null move: reduction at small depths";
     nmp_depth_div = 4, 2..=10, step 1: "Null move: one more ply of reduction per this many plies of depth";
+    rfp_max_depth = 6, 1..=10, step 1: "Reverse futility pruning: largest depth pruned";
+    rfp_margin = 90, 30..=250, step 10: "Reverse futility pruning: margin per ply of depth, centipawns";
     iir_depth = 4, 2..=10, step 1: "Internal iterative reduction: smallest depth reduced";
     lmp_base = 3, 1..=10, step 1: "Late-move pruning: quiet moves allowed at depth d are (this + d*d), halved when not improving";
     lmp_max_depth = 6, 2..=10, step 1: "Late-move pruning: largest depth pruned";

@@ -502,14 +502,21 @@ impl<'a> Worker<'a> {
         self.frames[ply + 1].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
 
-        // Step 6. Null move.
+        // Step 6. Reverse futility pruning, then the null move.
         if !PV && !in_check {
-            // No reverse futility pruning: in Xiangqi a side far ahead in
-            // material is often the one about to be mated, and returning the
-            // static eval at depth 5-7 hid mating attacks. Without it the
-            // engine found 47 instead of 20 of 54 mates that ElephantEye
-            // announced against it (depth 10, same node count), and won
-            // self-play by +52 ± 39 Elo together with the two changes below.
+            // Reverse futility: a static evaluation far enough above beta
+            // at a shallow depth stands. With the hand-written evaluation
+            // this hid mating attacks (a side far ahead in material is
+            // often the one about to be mated), so it is kept shallow and
+            // off when the evaluation is the hand-written one.
+            if self.shared.network.is_some()
+                && depth <= params::rfp_max_depth()
+                && eval < EVAL_LIMIT
+                && beta.abs() < RULE_BOUND
+                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
+            {
+                return (eval + beta) / 2;
+            }
             // Null move: if passing still beats beta, a real move will.
             if depth >= params::nmp_min_depth()
                 && eval >= beta
