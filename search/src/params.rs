@@ -92,6 +92,7 @@ params! {
     see_prune_max_depth = 6, 2..=10, step 1: "Losing captures: largest depth pruned";
     lmr_base = 80, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
     lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";
+    lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
     qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
     tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";
     tm_increment_share = 75, 30..=100, step 5: "Time: hundredths of the increment added to each move's budget";

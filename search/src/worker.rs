@@ -632,6 +632,10 @@ impl<'a> Worker<'a> {
                     r += i32::from(cut_node);
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
+                    // Moves with a good history are reduced less, those
+                    // with a bad one more.
+                    let history = self.history.quiet_scorer(side, prevs).score(piece, m);
+                    r -= history / params::lmr_history_div();
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
