@@ -45,6 +45,9 @@ struct Frame {
     played: Option<PieceTo>,
     killers: [Move; 2],
     in_check: bool,
+    /// The move a singular-extension search leaves out at this node
+    /// (`Move::NULL` in a normal search).
+    excluded: Move,
 }
 
 /// A root move with what the last iterations learned about it.
@@ -479,12 +482,15 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 4. The table: its move first, its score if deep enough.
+        // Step 4. The table: its move first, its score if deep enough
+        // (not in a singular-extension search, which leaves a move out).
+        let excluded = self.frames[ply].excluded;
+        let singular_search = excluded != Move::NULL;
         let key = self.pos.key();
         let hit = self.probe(ply);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
-            if !PV && h.depth >= depth && h.cuts_off(alpha, beta) {
+            if !PV && !singular_search && h.depth >= depth && h.cuts_off(alpha, beta) {
                 return h.score;
             }
         }
@@ -503,7 +509,7 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
 
         // Step 6. Reverse futility pruning, then the null move.
-        if !PV && !in_check {
+        if !PV && !in_check && !singular_search {
             // Reverse futility: a static evaluation far enough above beta
             // at a shallow depth stands. With the hand-written evaluation
             // this hid mating attacks (a side far ahead in material is
@@ -541,7 +547,8 @@ impl<'a> Worker<'a> {
         }
         // Step 7. Internal iterative reduction: without a table move this
         // node was not searched before, so search it shallower first.
-        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) && !singular_search
+        {
             depth -= 1;
         }
 
@@ -572,6 +579,9 @@ impl<'a> Worker<'a> {
             let pos = &self.pos;
             move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
         }) {
+            if m == excluded {
+                continue;
+            }
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;
@@ -610,12 +620,45 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            // Step 10. Extensions: a singular table move (the only move
+            // that holds, by a reduced search of the others) is searched
+            // deeper, and one that others also hold reduced; else a check
+            // is extended.
+            let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
+            let mut extension = i32::from(gives_check && extend_more);
+            if let (Some(h), true) = (hit, Some(m) == tt_move) {
+                if extend_more
+                    && !singular_search
+                    && depth >= params::se_min_depth()
+                    && h.depth >= depth - 3
+                    && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    && h.score.abs() < UNPROVEN_WIN
+                {
+                    let singular_beta = h.score - params::se_margin() * depth / 16;
+                    self.frames[ply].excluded = m;
+                    let score = self.search::<false>(
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.frames[ply].excluded = Move::NULL;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: another move holds beta as well.
+                        return singular_beta;
+                    } else if h.score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
             self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
-            // Step 10. Check extension, then the search of the move:
-            // principal variation search with late-move reductions.
-            let extension =
-                i32::from(gives_check && ply < 2 * self.completed_depth.max(4) as usize);
             let new_depth = depth - 1 + extension;
             self.make_move(m, ply);
             self.visit();
@@ -672,7 +715,14 @@ impl<'a> Worker<'a> {
                 quiets_tried.push(m);
             }
         }
-        debug_assert!(searched > 0, "the first move is never pruned");
+        if searched == 0 {
+            // A singular-extension search whose only move was left out.
+            debug_assert!(singular_search, "the first move is never pruned");
+            return alpha;
+        }
+        if singular_search {
+            return best;
+        }
         // Step 12. The result into the table.
         let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
