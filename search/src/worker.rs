@@ -627,7 +627,11 @@ impl<'a> Worker<'a> {
             let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
             let mut extension = i32::from(gives_check && extend_more);
             if let (Some(h), true) = (hit, Some(m) == tt_move) {
+                // Off with the hand-written evaluation: its multi-cut hid a
+                // mate in 7 plies at depth 8 that the search found before
+                // (`finds_mating_attacks_the_old_pruning_hid`).
                 if extend_more
+                    && self.shared.network.is_some()
                     && !singular_search
                     && depth >= params::se_min_depth()
                     && h.depth >= depth - 3
