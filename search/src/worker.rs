@@ -50,6 +50,16 @@ struct Frame {
     excluded: Move,
 }
 
+/// What the singular-extension test found for a table move.
+enum Singular {
+    /// Not tried, or nothing to change.
+    Untested,
+    /// Search the move this many plies deeper (or, negative, shallower).
+    Extend(i32),
+    /// Return this score from the node (multi-cut, or a stopped search).
+    Cut(i32),
+}
+
 /// A root move with what the last iterations learned about it.
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
@@ -626,39 +636,16 @@ impl<'a> Worker<'a> {
             // is extended.
             let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
             let mut extension = i32::from(gives_check && extend_more);
-            if let (Some(h), true) = (hit, Some(m) == tt_move) {
-                // Off with the hand-written evaluation: its multi-cut hid a
-                // mate in 7 plies at depth 8 that the search found before
-                // (`finds_mating_attacks_the_old_pruning_hid`).
-                if extend_more
-                    && self.shared.network.is_some()
+            if let Some(h) = hit.filter(|_| {
+                Some(m) == tt_move
+                    && extend_more
                     && !singular_search
                     && depth >= params::se_min_depth()
-                    && h.depth >= depth - 3
-                    && matches!(h.bound, Bound::Lower | Bound::Exact)
-                    && h.score.abs() < UNPROVEN_WIN
-                {
-                    let singular_beta = h.score - params::se_margin() * depth / 16;
-                    self.frames[ply].excluded = m;
-                    let score = self.search::<false>(
-                        singular_beta - 1,
-                        singular_beta,
-                        (depth - 1) / 2,
-                        ply,
-                        cut_node,
-                    );
-                    self.frames[ply].excluded = Move::NULL;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score < singular_beta {
-                        extension = 1;
-                    } else if singular_beta >= beta {
-                        // Multi-cut: another move holds beta as well.
-                        return singular_beta;
-                    } else if h.score >= beta {
-                        extension = -1;
-                    }
+            }) {
+                match self.singular(h, m, depth, beta, ply, cut_node) {
+                    Singular::Untested => {}
+                    Singular::Extend(e) => extension = e,
+                    Singular::Cut(score) => return score,
                 }
             }
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
@@ -739,6 +726,53 @@ impl<'a> Worker<'a> {
             bound,
         );
         best
+    }
+
+    /// Singular extension of the table move `m` at `ply` (entry `h`): the
+    /// other moves are searched at half depth against the table score less
+    /// a margin. None reaching it: `m` is singular, one ply more. One
+    /// beating beta as well: the node is cut (multi-cut). Otherwise a table
+    /// score over beta says `m` need not be searched as deep: one ply less.
+    fn singular(
+        &mut self,
+        h: Hit,
+        m: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        // Off with the hand-written evaluation: its multi-cut hid a mate in
+        // 7 plies at depth 8 that the search found before
+        // (`finds_mating_attacks_the_old_pruning_hid`).
+        if self.shared.network.is_none()
+            || h.depth < depth - 3
+            || !matches!(h.bound, Bound::Lower | Bound::Exact)
+            || h.score.abs() >= UNPROVEN_WIN
+        {
+            return Singular::Untested;
+        }
+        let singular_beta = h.score - params::se_margin() * depth / 16;
+        self.frames[ply].excluded = m;
+        let score = self.search::<false>(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.frames[ply].excluded = Move::NULL;
+        if self.stopped {
+            Singular::Cut(0)
+        } else if score < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Untested
+        }
     }
 
     /// The principal variation at `ply`: `m`, then the child's.
