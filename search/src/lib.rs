@@ -25,6 +25,7 @@ mod repetition;
 pub mod score;
 mod time;
 pub mod tt;
+mod vote;
 mod worker;
 
 pub use limits::{Clock, Control, Limits};
@@ -39,8 +40,9 @@ use shuai_board::{Move, Position};
 use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use vote::ThreadBest;
 use worker::Worker;
 
 /// Stack size of a helper thread: room for the deepest search path.
@@ -430,6 +432,8 @@ impl Searcher {
             .expect("at least one thread");
         let helpers = self.helpers.as_ref();
         let tt = &self.tt;
+        // Helpers leave their results here for the vote.
+        let helper_results: Mutex<Vec<(usize, ThreadBest)>> = Mutex::new(Vec::new());
         // The main worker searches here while the helpers run in the pool;
         // the scope returns only when every helper has stopped, so they may
         // borrow the search's state.
@@ -442,41 +446,60 @@ impl Searcher {
                 std::thread::sleep(Duration::from_millis(1));
             }
             control.stop();
-            let best = &main.root_moves[0];
-            let ponder = best
-                .pv
-                .get(1)
-                .copied()
-                .or_else(|| ponder_from_table(pos, best.mv, tt));
-            (
-                best.mv,
-                ponder,
-                best.score,
-                main.completed_depth,
-                best.pv.clone(),
-            )
+            main.best()
         };
-        let (best, ponder, score, depth, pv) = match helpers {
+        let main_best = match helpers {
             Some(pool) => pool.in_place_scope(|scope| {
                 for (i, history) in helper_histories.iter_mut().enumerate() {
                     let shared = &shared;
                     let root_moves = root_moves.clone();
+                    let results = &helper_results;
                     scope.spawn(move |_| {
                         let mut w = Worker::new(i + 1, pos, shared, history, root_moves);
                         w.iterate(max_depth, 1, &mut |_| {});
+                        if let Ok(mut results) = results.lock() {
+                            results.push((i + 1, w.best()));
+                        }
                     });
                 }
                 main_search()
             }),
             None => main_search(),
         };
+        // Lazy SMP: the threads vote on the move, unless the request is
+        // about the main line itself (several lines, a depth, a mate).
+        let mut threads = vec![main_best];
+        let votes = multipv == 1 && limits.depth.is_none() && limits.mate.is_none();
+        if votes {
+            let mut helpers = helper_results.into_inner().unwrap_or_default();
+            helpers.sort_by_key(|&(id, _)| id);
+            threads.extend(
+                helpers
+                    .into_iter()
+                    .map(|(_, b)| b)
+                    .filter(|b| b.depth > 0 && !b.pv.is_empty()),
+            );
+        }
+        let i = vote::choose(&threads);
+        if !threads[i].shown {
+            // The GUI's last line must show the move played.
+            let t = &threads[i];
+            let info = shared.info(t.depth, t.seldepth, 1, t.score, None, t.pv.clone());
+            reporter(&Event::Iteration(info));
+        }
+        let chosen = threads.swap_remove(i);
+        let ponder = chosen
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| ponder_from_table(pos, chosen.mv, tt));
         SearchResult {
-            best_move: Some(best),
+            best_move: Some(chosen.mv),
             ponder_move: ponder,
-            score,
-            depth,
+            score: chosen.score,
+            depth: chosen.depth,
             nodes: shared.total_nodes(),
-            pv,
+            pv: chosen.pv,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::params;
 use crate::repetition;
 use crate::score::*;
 use crate::tt::{Bound, Hit};
+use crate::vote::ThreadBest;
 use crate::{Info, Shared};
 use shuai_board::{GenKind, Move, MoveList, PieceKind, Position};
 use shuai_eval::nnue::{self, Accumulator, Change, Network};
@@ -105,6 +106,8 @@ pub(crate) struct Worker<'a> {
     pub root_moves: Vec<RootMove>,
     pub stopped: bool,
     pub completed_depth: u32,
+    /// The best line of the last completed iteration.
+    completed: Option<ThreadBest>,
     /// Decaying count of best-move changes between iterations.
     best_move_changes: f64,
     /// The network's accumulators along the search path, one per ply
@@ -145,6 +148,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             stopped: false,
             completed_depth: 0,
+            completed: None,
             best_move_changes: 0.0,
             accs: match shared.network {
                 Some(net) => {
@@ -241,6 +245,24 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The thread's result for the Lazy SMP vote: the line of its last
+    /// completed iteration, or the move that beat it in the interrupted
+    /// one (proven by a full-window search, but not reported yet).
+    pub fn best(&self) -> ThreadBest {
+        let rm = &self.root_moves[0];
+        match &self.completed {
+            Some(done) if done.mv == rm.mv => done.clone(),
+            _ => ThreadBest {
+                mv: rm.mv,
+                score: rm.score,
+                depth: self.completed_depth,
+                seldepth: rm.seldepth,
+                pv: rm.pv.clone(),
+                shown: false,
+            },
+        }
+    }
+
     /// How unsettled the best move is: 1.0 when it has not changed lately,
     /// up to about 2.5 when it keeps changing.
     pub fn instability(&self) -> f64 {
@@ -296,6 +318,15 @@ impl<'a> Worker<'a> {
                 self.best_move_changes += 1.0;
             }
             self.completed_depth = depth;
+            let rm = &self.root_moves[0];
+            self.completed = Some(ThreadBest {
+                mv: rm.mv,
+                score: rm.score,
+                depth,
+                seldepth: rm.seldepth,
+                pv: rm.pv.clone(),
+                shown: self.id == 0,
+            });
             if self.id == 0 {
                 // The root's result, for `probe` and the next search.
                 let best = &self.root_moves[0];

@@ -157,6 +157,28 @@ fn helper_threads_serve_search_after_search_and_follow_the_thread_count() {
     }
 }
 
+/// With several threads the move played may be a helper's (the threads
+/// vote): whichever it is, the last line reported shows it, with the
+/// result's score and line.
+#[test]
+fn the_last_line_reported_is_the_move_played() {
+    let mut s = Searcher::new(16);
+    s.set_threads(2);
+    for fen in &shuai_search::bench::POSITIONS[..8] {
+        let pos = Position::from_fen(fen).unwrap();
+        let last = Mutex::new(None);
+        let r = s.search(&pos, &Limits::nodes(60_000), &Control::new(), &|e| {
+            if let Event::Iteration(info) = e {
+                *last.lock().unwrap() = Some(info.clone());
+            }
+        });
+        let last = last.into_inner().unwrap().expect("at least one iteration");
+        assert_eq!(last.pv.first().copied(), r.best_move, "{fen}");
+        assert_eq!(last.pv, r.pv, "{fen}");
+        assert_eq!(last.score, r.score, "{fen}");
+    }
+}
+
 /// Mating attacks ElephantEye announced against Shuai in a 10s+0.1s match
 /// (game index, FEN, plies to mate). Reverse futility pruning, a heavy
 /// null-move reduction and SEE pruning of checking captures hid every one
