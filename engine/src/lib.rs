@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod fen;
