@@ -12,6 +12,15 @@ use std::time::{Duration, Instant};
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
 
+/// The search's signature: the node total of [`run`] at
+/// [`DEFAULT_DEPTH`] on one thread with the built-in network. Every change
+/// to the search that alters it updates it here, in README.md (which
+/// `.ci/run` checks against this line) and in its commit message.
+pub const SIGNATURE: u64 = 1660991;
+
+/// The same total with the hand-written evaluation (`shuai bench --hce`).
+pub const HCE_SIGNATURE: u64 = 1846801;
+
 /// Bench positions: openings, middlegames, tactical positions and endings
 /// (the perft reference positions plus book openings).
 pub const POSITIONS: [&str; 50] = [

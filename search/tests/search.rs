@@ -33,12 +33,16 @@ fn mated_side_has_no_move() {
     assert_eq!(r.best_move, None);
 }
 
+/// The bench node totals are the search's signature: the same on every
+/// run and machine, and the numbers README.md and `shuai bench` state.
 #[test]
 fn single_thread_search_is_deterministic() {
-    let a = shuai_search::bench::run(4, 1, None, |_, _, _| {});
-    let b = shuai_search::bench::run(4, 1, None, |_, _, _| {});
-    assert_eq!(a.nodes, b.nodes);
-    assert!(a.nodes > 10_000);
+    use shuai_search::bench::{run, DEFAULT_DEPTH, HCE_SIGNATURE, SIGNATURE};
+    let network = shuai_eval::nnue::shared_default_network();
+    let with_network = run(DEFAULT_DEPTH, 1, Some(network), |_, _, _| {});
+    assert_eq!(with_network.nodes, SIGNATURE);
+    let hand_written = run(DEFAULT_DEPTH, 1, None, |_, _, _| {});
+    assert_eq!(hand_written.nodes, HCE_SIGNATURE);
 }
 
 #[test]
