@@ -41,6 +41,8 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option ponder type check default false",
         "option usebook type check default false",
         "option bookfiles type string default <empty>",
+        "option bestbookmove type check default false",
+        "option bookdepth type spin min 0 max 1000 default 0",
         "option weightsfile type string default <empty>",
         "option evalfile type string default <empty>",
         "option usennue type check default true",

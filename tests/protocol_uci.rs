@@ -41,6 +41,8 @@ fn handshake_lists_uci_options() {
             "Natural Move Limit",
             "OwnBook",
             "Book File",
+            "Best Book Move",
+            "Book Depth",
             "WeightsFile",
             "EvalFile",
             "Use NNUE",
@@ -392,7 +394,7 @@ fn setoption_forms() {
     assert_eq!(
         lines,
         [
-            "info string opening books are not supported yet; '/no such dir/book.dat' is remembered but not used",
+            // (Book files are read at the first `go` that uses them.)
             // A Pikafish network is no Shuai network: one line, and the
             // embedded network stays.
             "info string setoption EvalFile: cannot read pikafish.nnue: No such file or directory (os error 2); keeping the embedded network",

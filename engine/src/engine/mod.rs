@@ -26,6 +26,7 @@
 //! assert_eq!(sink.0.lock().unwrap().len(), 1);
 //! ```
 
+mod book;
 mod eval_files;
 mod go;
 mod memory;
@@ -35,12 +36,14 @@ mod probe;
 mod report;
 mod strength;
 
+pub use book::{book_name, game_ply, wants_book, BookPick};
 pub use eval_files::{EvalNetwork, EvalWeights};
 pub use go::{build_limits, GoParams, DEFAULT_GO_NODES};
 pub use memory::max_hash_mb;
 pub use options::{
     EngineOptions, Level, Randomness, Style, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
-    MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+    MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
+    NATURAL_LIMIT_RANGE,
 };
 pub use policy::{ACCEPT_DRAW_SCORE, RESIGN_AFTER, RESIGN_SCORE};
 pub use report::IterationLines;
@@ -90,6 +93,12 @@ pub trait Listener: Send + Sync {
     fn info(&self, event: &Event);
     /// The search ended.
     fn best_move(&self, outcome: &Outcome);
+    /// A problem to show the user (a book that cannot be read). Called
+    /// before `best_move`; ignored unless implemented.
+    fn message(&self, _text: &str) {}
+    /// The move about to be reported by `best_move` comes from an opening
+    /// book. Ignored unless implemented.
+    fn book_move(&self, _pick: &BookPick) {}
 }
 
 /// What `probe` found for a position.
@@ -137,6 +146,9 @@ pub struct Engine {
     /// The root key and outcome of the last finished search (the search
     /// does not store the root itself in the table).
     last: Option<(u64, Outcome)>,
+    /// The opening books, opened at the first `go` that uses them (and
+    /// again after a new game or another `Book File`).
+    books: Option<book::Books>,
 }
 
 impl Default for Engine {
@@ -159,6 +171,7 @@ impl Engine {
             hopeless_streak: 0,
             rng: Rng::from_clock(),
             last: None,
+            books: None,
         }
     }
 
@@ -232,6 +245,9 @@ impl Engine {
             searcher.set_network(options.active_network());
             searcher.clear();
         }
+        if options.book_files != self.options.book_files {
+            self.books = None;
+        }
         self.options = options;
         &self.options
     }
@@ -245,6 +261,8 @@ impl Engine {
         }
         self.last = None;
         self.hopeless_streak = 0;
+        // A GUI's new game re-reads the books (they may have been rebuilt).
+        self.books = None;
     }
 
     /// Whether a search is running and has not yet decided on its move.
@@ -361,10 +379,20 @@ impl Engine {
     /// Starts a search of the current position. A running search is
     /// stopped first (it reports its own best move). `listener` hears the
     /// search's reports and, exactly once, its best move.
+    ///
+    /// A `go` for a move to play (see [`wants_book`]) in a position of the
+    /// opening books is answered at once, on the caller's thread, with a
+    /// book move: [`Listener::book_move`] then [`Listener::best_move`].
     pub fn go(&mut self, params: GoParams, listener: Arc<dyn Listener>) {
         if self.running.is_some() {
             self.stop();
             self.wait();
+        }
+        if wants_book(&self.options, &params, &self.position) {
+            if let Some(outcome) = self.play_from_book(&params, listener.as_ref()) {
+                listener.best_move(&outcome);
+                return;
+            }
         }
         let opts = self.options.clone();
         let mut searcher = self.searcher.take().expect("idle engine has its searcher");
@@ -470,6 +498,56 @@ impl Engine {
                 fallback_listener.best_move(&outcome);
             }
         }
+    }
+
+    /// A book move for the current position, if a book has one that may
+    /// be played; problems with the books go to `listener` first.
+    fn play_from_book(&mut self, params: &GoParams, listener: &dyn Listener) -> Option<Outcome> {
+        let start = Instant::now();
+        let mut problems = Vec::new();
+        let spec = &self.options.book_files;
+        if self.books.as_ref().is_none_or(|b| b.spec != *spec) {
+            self.books = Some(book::Books::open(spec, &mut problems));
+        }
+        let random = (!self.options.book_best).then(|| self.next_random());
+        let chosen = self.books.as_ref().and_then(|b| {
+            if b.is_empty() {
+                return None;
+            }
+            b.choose(
+                &self.position,
+                &self.banned,
+                &params.limits.search_moves,
+                random,
+                &mut problems,
+            )
+        });
+        for p in &problems {
+            log::warn!("{p}");
+            listener.message(p);
+        }
+        let (pick, ponder) = chosen?;
+        let mv = pick.entry.mv;
+        log::info!(
+            "book move {mv} (weight {} of {}) from {}",
+            pick.entry.weight,
+            pick.total_weight,
+            pick.book.display()
+        );
+        listener.book_move(&pick);
+        self.hopeless_streak = 0;
+        Some(Outcome {
+            best_move: Some(mv),
+            ponder_move: ponder,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: start.elapsed(),
+            pv: vec![mv],
+            draw: false,
+            resign: false,
+            all_banned: false,
+        })
     }
 
     fn next_random(&mut self) -> u64 {

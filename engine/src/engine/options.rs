@@ -21,6 +21,8 @@ pub const MAX_MULTIPV: usize = 128;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 /// Largest move overhead, ms.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Largest book depth, plies (0 means no limit).
+pub const MAX_BOOK_DEPTH: u32 = 1000;
 /// Smallest and largest natural-move limit, plies.
 pub const NATURAL_LIMIT_RANGE: (u32, u32) = (2, 1000);
 
@@ -146,7 +148,7 @@ impl Style {
 }
 
 /// The engine's settings. Fields the search cannot honour (pruning,
-/// knowledge, style, promotion, book) are remembered and reported back so
+/// knowledge, style, promotion) are remembered and reported back so
 /// a GUI's dialog round-trips, but change nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
@@ -164,10 +166,15 @@ pub struct EngineOptions {
     pub natural_limit: u32,
     /// Keep the table between moves (off: cleared before every search).
     pub use_hash: bool,
-    /// Use an opening book (none is built in yet).
+    /// Play from the opening books in `book_files` (`OwnBook`, `usebook`).
     pub use_book: bool,
-    /// Book files, `;`-separated.
+    /// Book files, `;`-separated (ElephantEye `BOOK.DAT`, BHGUI `.obk`,
+    /// Pengfei `.pfBook`; the first with a playable move is used).
     pub book_files: String,
+    /// Play the heaviest book move instead of choosing by weight.
+    pub book_best: bool,
+    /// Use the books only this many plies into the game (0: no limit).
+    pub book_depth: u32,
     /// How much CPU to leave free (limits the threads used).
     pub idle: Level,
     /// Pruning level (remembered only).
@@ -243,6 +250,8 @@ impl Default for EngineOptions {
             use_hash: true,
             use_book: false,
             book_files: String::new(),
+            book_best: false,
+            book_depth: 0,
             idle: Level::None,
             pruning: Level::Large,
             knowledge: Level::Large,

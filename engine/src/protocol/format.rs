@@ -1,7 +1,7 @@
 //! Text in and out for each dialect: moves (ranks 0–9, or 1–10 after
 //! `UCI_Variant xiangqi`), scores, `info` lines, `bestmove` and `pophash`.
 
-use crate::engine::{Outcome, ProbeResult};
+use crate::engine::{book_name, BookPick, Outcome, ProbeResult};
 use shuai_board::{Move, Position, Square};
 use shuai_search::score::{is_rule_score, MATE, MATE_BOUND, RULE_WIN};
 use shuai_search::{Bound, DisplayScore, Event, Info};
@@ -234,6 +234,33 @@ impl Format {
                 lines.push("bestmove (none)".to_string());
             }
         }
+        lines
+    }
+
+    /// The lines announcing a book move, before its `bestmove`: one line
+    /// saying it is a book move, its weight among the moves it was chosen
+    /// from and the book (with the book's results for it when the book
+    /// has them); UCCI GUIs also get `info depth 0 score 0 pv <move>`, as
+    /// ElephantEye prints for its book moves, so they show the move.
+    pub fn book_move(&self, pick: &BookPick) -> Vec<String> {
+        let e = &pick.entry;
+        let mut text = format!(
+            "book move {} weight {} of {} ({} move{}) in {}",
+            self.mv(e.mv),
+            e.weight,
+            pick.total_weight,
+            pick.choices,
+            if pick.choices == 1 { "" } else { "s" },
+            book_name(&pick.book)
+        );
+        if let (Some(w), Some(d), Some(l)) = (e.wins, e.draws, e.losses) {
+            text.push_str(&format!(", won {w} drawn {d} lost {l}"));
+        }
+        let mut lines = Vec::new();
+        if self.dialect == Dialect::Ucci {
+            lines.push(format!("info depth 0 score 0 pv {}", self.mv(e.mv)));
+        }
+        lines.push(self.message(&text));
         lines
     }
 

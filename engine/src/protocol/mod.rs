@@ -25,7 +25,7 @@ pub mod go;
 pub mod options;
 pub mod position;
 
-use crate::engine::{Engine, Listener, Outcome};
+use crate::engine::{BookPick, Engine, Listener, Outcome};
 use format::{Dialect, Format};
 use go::{parse_go, GoCommand};
 use options::{announce, apply, rest_after, split_setoption, FrontSettings};
@@ -118,6 +118,16 @@ impl Listener for Reporter {
     fn info(&self, event: &Event) {
         self.out
             .line(&self.fmt.event_with_wdl(event, self.wdl_attackers));
+    }
+
+    fn message(&self, text: &str) {
+        self.out.line(&self.fmt.message(text));
+    }
+
+    fn book_move(&self, pick: &BookPick) {
+        for line in self.fmt.book_move(pick) {
+            self.out.line(&line);
+        }
     }
 
     fn best_move(&self, outcome: &Outcome) {

@@ -8,8 +8,8 @@
 use super::format::Dialect;
 use crate::engine::{
     max_hash_mb, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Skill, Style,
-    DEFAULT_HASH_MB, FULL_SKILL, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
-    NATURAL_LIMIT_RANGE,
+    DEFAULT_HASH_MB, FULL_SKILL, MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 use shuai_board::rules::RuleBook;
 use std::time::Duration;
@@ -71,6 +71,10 @@ pub enum Key {
     UseBook,
     /// Book files.
     BookFiles,
+    /// Play the heaviest book move (`Best Book Move`, UCCI `bestbookmove`).
+    BookBest,
+    /// Plies into the game the books are used (`Book Depth`, `bookdepth`).
+    BookDepth,
     /// CPU to leave free.
     Idle,
     /// Pruning level.
@@ -166,6 +170,8 @@ pub fn lookup(name: &str) -> Option<Key> {
         "debug" => Key::Debug,
         "usebook" | "ownbook" => Key::UseBook,
         "bookfiles" | "bookfile" => Key::BookFiles,
+        "bestbookmove" | "bookbest" => Key::BookBest,
+        "bookdepth" => Key::BookDepth,
         "idle" => Key::Idle,
         "pruning" => Key::Pruning,
         "knowledge" => Key::Knowledge,
@@ -223,6 +229,14 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             format!("option usehash type check default {}", onoff(d.use_hash)),
             format!("option usebook type check default {}", onoff(d.use_book)),
             "option bookfiles type string default <empty>".to_string(),
+            format!(
+                "option bestbookmove type check default {}",
+                onoff(d.book_best)
+            ),
+            format!(
+                "option bookdepth type spin min 0 max {MAX_BOOK_DEPTH} default {}",
+                d.book_depth
+            ),
             "option weightsfile type string default <empty>".to_string(),
             "option evalfile type string default <empty>".to_string(),
             format!("option usennue type check default {}", onoff(d.use_nnue)),
@@ -309,6 +323,14 @@ pub fn announce(dialect: Dialect) -> Vec<String> {
             ),
             format!("option name OwnBook type check default {}", onoff(d.use_book)),
             "option name Book File type string default <empty>".to_string(),
+            format!(
+                "option name Best Book Move type check default {}",
+                onoff(d.book_best)
+            ),
+            format!(
+                "option name Book Depth type spin default {} min 0 max {MAX_BOOK_DEPTH}",
+                d.book_depth
+            ),
             "option name WeightsFile type string default <empty>".to_string(),
             "option name EvalFile type string default <empty>".to_string(),
             format!("option name Use NNUE type check default {}", onoff(d.use_nnue)),
@@ -560,19 +582,18 @@ pub fn apply(
             }
         }
         Key::NewGame => out.new_game = true,
+        // The files are opened at the first `go` that uses them, which
+        // reports any that cannot be read (nothing is read that is not
+        // used).
         Key::BookFiles => {
             opts.book_files = if text == "<empty>" {
                 String::new()
             } else {
                 text.to_string()
-            };
-            if !opts.book_files.is_empty() {
-                out.messages.push(format!(
-                    "opening books are not supported yet; '{}' is remembered but not used",
-                    opts.book_files
-                ));
             }
         }
+        Key::BookBest => check!(opts.book_best),
+        Key::BookDepth => spin!(0, MAX_BOOK_DEPTH, |n: i64| opts.book_depth = n as u32),
         Key::Idle => choice!(Level::parse, opts.idle, Level::NAMES),
         Key::Pruning => choice!(Level::parse, opts.pruning, Level::NAMES),
         Key::Knowledge => choice!(Level::parse, opts.knowledge, Level::NAMES),
