@@ -46,10 +46,10 @@ fn without_search_info(lines: &[String]) -> Vec<String> {
     lines
         .iter()
         .filter(|l| {
-            !(l.starts_with("info depth") && !l.starts_with("info depth 0 "))
-                && !l.starts_with("info time")
-                && !l.starts_with("info currmove")
-                && !l.starts_with("info nodes")
+            let progress = ["info depth", "info time", "info currmove", "info nodes"]
+                .iter()
+                .any(|p| l.starts_with(p));
+            !progress || l.starts_with("info depth 0 ")
         })
         .cloned()
         .collect()
