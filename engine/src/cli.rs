@@ -52,6 +52,14 @@ pub enum Command {
     /// their reasons. At the prompt: a move (h2e2 or 炮二平五), undo, hint,
     /// fen, board, moves, help or quit.
     Play(crate::terminal::play::PlayArgs),
+    /// List the moves opening books give for a position: weights, shares
+    /// and (where the book keeps them) games won, drawn and lost, in
+    /// Chinese notation with ICCS beside.
+    ///
+    /// Reads ElephantEye BOOK.DAT, BHGUI .obk and Pengfei .pfBook books;
+    /// the position is also looked up as its mirror, as engines and GUIs
+    /// do, and moves that are not legal in it are left out.
+    Book(crate::terminal::book::BookArgs),
     /// Count leaf nodes of the legal move tree (prints one line per root move,
     /// then `Nodes searched: N`).
     Perft {
@@ -128,6 +136,7 @@ const BANNER: &str = "\
 Shuai (帅) — a Xiangqi engine.
   Analyse:  shuai analyze [FEN|startpos] [--moves 炮二平五 马8进7] [--depth N]   (Enter stops)
   Play:     shuai play [--side red|black] [--movetime MS]
+  Books:    shuai book BOOK.DAT [FEN|startpos] [--moves 炮二平五]
   Also:     shuai eval | perft | judge | bench      ·   shuai <command> --help
   From a GUI: add this program as a UCCI or UCI engine; it speaks both.
   Here it now waits for protocol commands: 'ucci' or 'uci', then e.g.
@@ -154,6 +163,7 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Analyze(args)) => crate::terminal::analyze::run(&args),
         Some(Command::Play(args)) => crate::terminal::play::run(&args),
+        Some(Command::Book(args)) => crate::terminal::book::run(&args),
         Some(Command::Bench {
             depth,
             threads,

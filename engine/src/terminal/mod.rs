@@ -1,4 +1,5 @@
-//! The commands people run at a terminal: `shuai analyze` and `shuai play`,
+//! The commands people run at a terminal: `shuai analyze`, `shuai play` and
+//! `shuai book`,
 //! with the board drawn in Chinese characters (or plain letters), scores
 //! with a win/draw/loss estimate and moves in Chinese notation beside ICCS.
 //!
@@ -7,6 +8,7 @@
 
 pub mod analyze;
 pub mod board;
+pub mod book;
 pub mod interrupt;
 pub mod live;
 pub mod notation;
