@@ -93,6 +93,7 @@
 #![warn(missing_docs)]
 
 pub mod endgame;
+mod fnv;
 pub mod nnue;
 mod score;
 mod table;
@@ -100,6 +101,7 @@ mod terms;
 mod trace;
 mod weights;
 
+pub use fnv::fnv1a;
 pub use score::{s, Score};
 pub use table::{TableError, MAX_WEIGHT};
 pub use terms::{phase, Term, PHASE_MAX, PHASE_WEIGHTS};

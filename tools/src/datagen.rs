@@ -24,7 +24,7 @@ use shuai_board::rules::{judge_game_end_with, GameResult, RuleBook, RuleOptions}
 use shuai_board::Rng;
 use shuai_board::{Color, Position};
 use shuai_eval::nnue::Network;
-use shuai_eval::Weights;
+use shuai_eval::{fnv1a, Weights};
 use shuai_search::{Control, Limits, Searcher};
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
@@ -86,13 +86,6 @@ impl Default for DatagenConfig {
             rules: RuleBook::Chinese,
         }
     }
-}
-
-/// FNV-1a, 64 bits: a fingerprint of settings that are too long to print.
-fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 impl DatagenConfig {

@@ -75,6 +75,7 @@
 //! catches a damaged file.
 
 use super::features::{active_features, INPUTS};
+use crate::fnv1a;
 use shuai_board::Position;
 use std::fmt;
 
@@ -189,13 +190,6 @@ impl fmt::Debug for Network {
     }
 }
 
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Bytes of the parameters of a network with `buckets` output buckets.
 const fn parameter_len(buckets: usize) -> usize {
     2 * (INPUTS + 1) * HIDDEN + buckets * (2 * 2 * HIDDEN + 4)
@@ -252,7 +246,7 @@ impl Network {
             description: description.to_string(),
             hash: 0,
         };
-        net.hash = fnv1a(&net.parameter_bytes());
+        net.hash = fnv1a(net.parameter_bytes());
         Ok(net)
     }
 
@@ -399,10 +393,10 @@ impl Network {
                 params.len()
             )));
         }
-        if fnv1a(params) != hash {
+        if fnv1a(params.iter().copied()) != hash {
             return Err(NetworkError(format!(
                 "parameter hash {:016x} does not match the header's {hash:016x} (damaged file)",
-                fnv1a(params)
+                fnv1a(params.iter().copied())
             )));
         }
         let (weights, biases) = params.split_at(params.len() - 4 * buckets);
