@@ -3,7 +3,6 @@
 
 use super::book::Policy;
 use super::classify::{analyse_move, Chased, MoveClass};
-use super::verdict::{decide, explain, GameResult, Verdict};
 use super::{RuleBook, RuleOptions};
 use crate::{Bitboard, Color, Move, Position, Square, SQUARES};
 
@@ -137,8 +136,10 @@ pub(crate) fn cycle_span(pos: &Position, occurrences: usize) -> Option<usize> {
     None
 }
 
-/// Classifies the cycle of the last `span` plies of `pos`.
-fn classify_cycle(
+/// Classifies the cycle of the last `span` plies of `pos` (`text`: with
+/// the moves in Chinese notation, which the referee's explanation needs
+/// and the search does not).
+pub(super) fn classify_cycle(
     pos: &Position,
     span: usize,
     occurrences: usize,
@@ -292,54 +293,4 @@ pub fn analyze_cycle(pos: &Position, occurrences: usize) -> Option<CycleReport> 
     };
     let span = cycle_span(pos, occurrences)?;
     Some(classify_cycle(pos, span, occurrences.max(2), &opts, true))
-}
-
-/// The referee's repetition judgement: if the current position has
-/// occurred three times (same placement, same side to move), the verdict
-/// of the cycle for the side to move, with an explanation.
-pub fn judge_repetition(pos: &Position) -> Option<Verdict> {
-    judge_repetition_with(pos, &RuleOptions::default())
-}
-
-/// [`judge_repetition`] at `occurrences` occurrences (2: the first
-/// repetition, as search uses; 3: the referee's threefold).
-pub fn judge_repetition_n(pos: &Position, occurrences: usize) -> Option<Verdict> {
-    let opts = RuleOptions {
-        occurrences,
-        ..RuleOptions::default()
-    };
-    judge_repetition_with(pos, &opts)
-}
-
-/// [`judge_repetition`] with explicit options.
-pub fn judge_repetition_with(pos: &Position, opts: &RuleOptions) -> Option<Verdict> {
-    let span = cycle_span(pos, opts.occurrences)?;
-    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, true);
-    let (result, reason) = decide(&report, pos.side_to_move());
-    let explanation = explain(&report, pos.side_to_move(), result, &reason);
-    Some(Verdict {
-        result,
-        reason,
-        explanation,
-        cycle: Some(report),
-    })
-}
-
-/// The repetition verdict alone, without explanation text: what search
-/// calls when it finds the current position `occurrences` times (the
-/// current one included) in its history. `None` if it has not occurred
-/// that often since the last capture or null move.
-pub fn repetition_result(pos: &Position, occurrences: usize) -> Option<GameResult> {
-    let opts = RuleOptions {
-        occurrences,
-        ..RuleOptions::default()
-    };
-    repetition_result_with(pos, &opts)
-}
-
-/// [`repetition_result`] with explicit options.
-pub fn repetition_result_with(pos: &Position, opts: &RuleOptions) -> Option<GameResult> {
-    let span = cycle_span(pos, opts.occurrences)?;
-    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, false);
-    Some(decide(&report, pos.side_to_move()).0)
 }

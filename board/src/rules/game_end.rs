@@ -2,8 +2,8 @@
 //! natural-move limit and (optionally) insufficient material.
 
 use super::natural_limit::natural_limit;
-use super::verdict::{side_name, GameResult, Reason, Verdict};
-use super::{judge_repetition_with, RuleOptions};
+use super::verdict::{judge_repetition_with, side_name, GameResult, Reason, Verdict};
+use super::RuleOptions;
 use crate::{PieceKind, Position};
 
 /// Whether neither side has a piece able to cross the river (only kings,

@@ -9,8 +9,10 @@
 //!   mate threat, chase (with the chased pieces) or idle
 //!   ([`MoveClass`], module `classify`).
 //! * [`judge_repetition`] / [`judge_repetition_n`] look at a position's
-//!   history, find the repetition cycle, classify every move of it and
-//!   apply the verdict table ([`Verdict`], module `verdict`).
+//!   history, find the repetition cycle and classify every move of it
+//!   (module `cycle`), then apply the verdict table ([`Verdict`], module
+//!   `verdict`, which holds these functions: it uses `cycle`, not the
+//!   reverse).
 //!   [`repetition_result`] is the same judgement without the explanation
 //!   text, for the search.
 //! * [`natural_limit`] counts the natural-move limit (自然限着), where a
@@ -115,13 +117,13 @@ mod verdict;
 
 pub use book::{RuleBook, UnknownRuleBook};
 pub use classify::{classify_move, classify_move_with, Chased, MoveClass};
-pub use cycle::{
-    analyze_cycle, judge_repetition, judge_repetition_n, judge_repetition_with, repetition_result,
-    repetition_result_with, ClassifiedMove, Conduct, CycleReport,
-};
+pub use cycle::{analyze_cycle, ClassifiedMove, Conduct, CycleReport};
 pub use game_end::{insufficient_material, judge_game_end, judge_game_end_with};
 pub use natural_limit::{natural_limit, natural_limit_reached, NaturalLimit};
-pub use verdict::{GameResult, Reason, Verdict};
+pub use verdict::{
+    judge_repetition, judge_repetition_n, judge_repetition_with, repetition_result,
+    repetition_result_with, GameResult, Reason, Verdict,
+};
 
 /// Default natural-move limit in plies (60 moves by each side).
 pub const DEFAULT_NATURAL_LIMIT_PLIES: u32 = 120;

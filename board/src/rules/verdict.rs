@@ -1,10 +1,12 @@
 //! Verdicts: the result for the side to move, the rule that decided it and
-//! a plain-words explanation; the repetition verdict table.
+//! a plain-words explanation; the repetition verdict table and the
+//! judging functions that apply it to the cycle module's classification
+//! (this module uses `cycle`, never the other way round).
 
 use super::classify::{kind_name, MoveClass};
-use super::cycle::{Conduct, CycleReport};
-use super::RuleBook;
-use crate::{Bitboard, Color};
+use super::cycle::{classify_cycle, cycle_span, Conduct, CycleReport};
+use super::{RuleBook, RuleOptions};
+use crate::{Bitboard, Color, Position};
 use std::fmt;
 
 /// A game result from the point of view of the side to move.
@@ -398,4 +400,54 @@ pub(crate) fn explain(
     text.push_str(&rule);
     text.push_str(&format!(" ({} to move: {}).", side_name(stm), result));
     text
+}
+
+/// The referee's repetition judgement: if the current position has
+/// occurred three times (same placement, same side to move), the verdict
+/// of the cycle for the side to move, with an explanation.
+pub fn judge_repetition(pos: &Position) -> Option<Verdict> {
+    judge_repetition_with(pos, &RuleOptions::default())
+}
+
+/// [`judge_repetition`] at `occurrences` occurrences (2: the first
+/// repetition, as search uses; 3: the referee's threefold).
+pub fn judge_repetition_n(pos: &Position, occurrences: usize) -> Option<Verdict> {
+    let opts = RuleOptions {
+        occurrences,
+        ..RuleOptions::default()
+    };
+    judge_repetition_with(pos, &opts)
+}
+
+/// [`judge_repetition`] with explicit options.
+pub fn judge_repetition_with(pos: &Position, opts: &RuleOptions) -> Option<Verdict> {
+    let span = cycle_span(pos, opts.occurrences)?;
+    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, true);
+    let (result, reason) = decide(&report, pos.side_to_move());
+    let explanation = explain(&report, pos.side_to_move(), result, &reason);
+    Some(Verdict {
+        result,
+        reason,
+        explanation,
+        cycle: Some(report),
+    })
+}
+
+/// The repetition verdict alone, without explanation text: what search
+/// calls when it finds the current position `occurrences` times (the
+/// current one included) in its history. `None` if it has not occurred
+/// that often since the last capture or null move.
+pub fn repetition_result(pos: &Position, occurrences: usize) -> Option<GameResult> {
+    let opts = RuleOptions {
+        occurrences,
+        ..RuleOptions::default()
+    };
+    repetition_result_with(pos, &opts)
+}
+
+/// [`repetition_result`] with explicit options.
+pub fn repetition_result_with(pos: &Position, opts: &RuleOptions) -> Option<GameResult> {
+    let span = cycle_span(pos, opts.occurrences)?;
+    let report = classify_cycle(pos, span, opts.occurrences.max(2), opts, false);
+    Some(decide(&report, pos.side_to_move()).0)
 }
