@@ -1,4 +1,5 @@
-//! Helpers the rules tests share.
+//! Helpers the rules tests share (and `benches/rules.rs`, which includes
+//! this file by path).
 
 use shuai_board::Position;
 
