@@ -1,7 +1,10 @@
 //! Development tools for Shuai: the engine-vs-engine match runner with
 //! Xiangqi adjudication and SPRT (`shuai-tools match`), the test-suite
-//! runner (`shuai-tools suite`) and the opening-book builder
-//! (`shuai-tools book`).
+//! runner (`suite`), the opening-book builder (`book`), self-play data
+//! generation (`datagen`) and its files (`data`), weight tuning (`tune`,
+//! `weights-rs`), network training (`train`) and SPSA tuning of the search
+//! (`spsa`). The `shuai-tools` binary only turns its arguments into these
+//! modules' configurations (tools/src/cmd).
 //!
 //! The runner speaks UCI with ranks 0–9 (Pikafish, Shuai), UCCI
 //! (ElephantEye, Shuai) and UCI with ranks 1–10 plus `UCI_Variant xiangqi`
