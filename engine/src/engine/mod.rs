@@ -143,8 +143,11 @@ pub struct Engine {
     hopeless_streak: u32,
     /// Draws the random choices among near-equal moves.
     rng: Rng,
-    /// The root key and outcome of the last finished search (the search
-    /// does not store the root itself in the table).
+    /// The root key and outcome of the last finished search: `probe`'s
+    /// fallback when the table no longer holds the root. The search stores
+    /// the root's result after each finished iteration, but a later store
+    /// in the same bucket can replace it, and a search stopped within its
+    /// first iteration stores none.
     last: Option<(u64, Outcome)>,
     /// The opening books, opened at the first `go` that uses them (and
     /// again after a new game or another `Book File`).
