@@ -412,7 +412,7 @@ impl Engine {
             searcher.clear();
         }
         let user_multipv = opts.multipv.max(1);
-        let choice = Choice::of(&opts, &params);
+        let choice = Choice::of(&opts, &params.limits);
         let limits = build_limits(&params, &opts, &self.banned, &choice);
         if let Some(c) = &params.opponent_clock {
             log::debug!("opponent clock: {c:?}");

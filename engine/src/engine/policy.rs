@@ -3,7 +3,6 @@
 //! whether to offer or accept a draw, when to resign, and a legal move
 //! when the search failed.
 
-use super::go::GoParams;
 use super::options::{EngineOptions, Randomness};
 use super::report::Collector;
 use super::strength::Skill;
@@ -11,7 +10,7 @@ use super::Outcome;
 use shuai_board::rules::insufficient_material;
 use shuai_board::{Move, PieceKind, Position, Rng};
 use shuai_search::score::{is_mate, MATE_BOUND};
-use shuai_search::{Info, SearchResult};
+use shuai_search::{Info, Limits, SearchResult};
 use std::time::Duration;
 
 /// A score at or below this (centipawns, side to move) is hopeless.
@@ -33,10 +32,11 @@ pub enum Choice {
 }
 
 impl Choice {
-    /// The choice `opts` ask for in a search with `params`: analysis
+    /// The choice `opts` ask for in a search with `limits` (a `go`'s own,
+    /// before [`super::build_limits`] adds the choice's lines): analysis
     /// (`go infinite`) and mate searches always get the best move.
-    pub fn of(opts: &EngineOptions, params: &GoParams) -> Choice {
-        if params.limits.infinite || params.limits.mate.is_some() {
+    pub fn of(opts: &EngineOptions, limits: &Limits) -> Choice {
+        if limits.infinite || limits.mate.is_some() {
             return Choice::Best;
         }
         match (opts.skill(), opts.randomness) {
@@ -186,7 +186,6 @@ pub(super) fn fallback_outcome(pos: &Position, banned: &[Move]) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shuai_search::Limits;
 
     #[test]
     fn the_choice_follows_the_options_except_in_analysis() {
@@ -195,16 +194,13 @@ mod tests {
             randomness: Randomness::Small,
             ..EngineOptions::default()
         };
-        let timed = GoParams::depth(8);
+        let timed = Limits::depth(8);
         let skill = Skill::from_level(5).unwrap();
         assert_eq!(Choice::of(&level, &timed), Choice::Level(skill));
         assert_eq!(Choice::of(&level, &timed).lines(), skill.lines());
-        let analysis = GoParams {
-            limits: Limits {
-                infinite: true,
-                ..Limits::default()
-            },
-            ..GoParams::default()
+        let analysis = Limits {
+            infinite: true,
+            ..Limits::default()
         };
         assert_eq!(Choice::of(&level, &analysis), Choice::Best);
         let random = EngineOptions {
