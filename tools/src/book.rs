@@ -1,7 +1,7 @@
-//! `shuai-tools book`: builds a balanced opening book from a large set of
-//! positions: shuffles them with a seed, drops left-right mirror
-//! duplicates, searches each with the Shuai search to a fixed depth, and
-//! keeps those scored within a margin of equal.
+//! `shuai-tools book openings`: builds a balanced openings file (for
+//! `match`) from a large set of positions: shuffles them with a seed,
+//! drops left-right mirror duplicates, searches each with the Shuai search
+//! to a fixed depth, and keeps those scored within a margin of equal.
 
 use crate::openings::EpdLine;
 use shuai_board::Position;
@@ -41,14 +41,23 @@ pub struct BookEntry {
 
 /// The placement and side of a FEN mirrored left-right.
 pub fn mirror_key(fen: &str) -> String {
+    key(&mirror_fen(fen))
+}
+
+/// A FEN mirrored left-right (files a–i reversed; side, counters kept).
+/// Reversing each rank's text is enough: a run of empty points is one
+/// digit (at most 9).
+pub fn mirror_fen(fen: &str) -> String {
     let mut f = fen.split_whitespace();
     let placement = f.next().unwrap_or("");
-    let side = f.next().unwrap_or("w");
     let rows: Vec<String> = placement
         .split('/')
         .map(|r| r.chars().rev().collect())
         .collect();
-    format!("{} {side}", rows.join("/"))
+    std::iter::once(rows.join("/"))
+        .chain(f.map(str::to_string))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn key(fen: &str) -> String {
@@ -112,7 +121,7 @@ pub fn write(
     for n in &cfg.notes {
         writeln!(out, "# {n}")?;
     }
-    writeln!(out, "# Made with: shuai-tools book --input {source} --depth {} --margin {} --count {} --seed {}", cfg.depth, cfg.margin, cfg.count, cfg.seed)?;
+    writeln!(out, "# Made with: shuai-tools book openings --input {source} --depth {} --margin {} --count {} --seed {}", cfg.depth, cfg.margin, cfg.count, cfg.seed)?;
     writeln!(
         out,
         "# The input positions were shuffled with the seed; left-right mirror"
@@ -160,6 +169,10 @@ mod tests {
         assert_eq!(
             mirror_key("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"),
             "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w"
+        );
+        assert_eq!(
+            mirror_fen("rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"),
+            "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w - - 2 2"
         );
     }
 }

@@ -245,6 +245,17 @@ impl Outcome {
         }
     }
 
+    /// Reads a PGN result (`1-0`, `0-1`, `1/2-1/2`); `None` for `*` and
+    /// anything else.
+    pub fn parse(text: &str) -> Option<Outcome> {
+        match text.trim() {
+            "1-0" => Some(Outcome::RedWins),
+            "0-1" => Some(Outcome::BlackWins),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
     /// The side that won.
     pub fn winner(self) -> Option<Color> {
         match self {

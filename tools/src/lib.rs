@@ -1,6 +1,7 @@
 //! Development tools for Shuai: the engine-vs-engine match runner with
 //! Xiangqi adjudication and SPRT (`shuai-tools match`), the test-suite
-//! runner (`suite`), the opening-book builder (`book`), self-play data
+//! runner (`suite`), the balanced-openings builder (`book openings`), the
+//! opening-book builder (`book build`, games to `.obk`), self-play data
 //! generation (`datagen`) and its files (`data`), weight tuning (`tune`,
 //! `weights-rs`), network training (`train`) and SPSA tuning of the search
 //! (`spsa`). The `shuai-tools` binary only turns its arguments into these
@@ -14,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod book_build;
 pub mod data;
 pub mod datagen;
 pub mod engine;

@@ -26,7 +26,7 @@ enum Command {
     Match(Box<cmd::matches::Args>),
     /// Run a test suite (EPD bm/am/dm against an engine; TSV verdict files by the rules code).
     Suite(cmd::suite::Args),
-    /// Build a balanced opening book with the Shuai search.
+    /// Opening books: `book build` makes an .obk book from games, `book openings` the balanced openings of `match`.
     Book(cmd::book::Args),
     /// Self-play training data (quiet positions with scores and game results) for `tune` and NNUE training.
     Datagen(cmd::datagen::Args),

@@ -151,62 +151,139 @@ pub fn write_game(g: &GameRecord, ctx: &PgnContext) -> String {
 /// A game read back from PGN: its tags (name, value) and its moves.
 pub type PgnGame = (Vec<(String, String)>, Vec<String>);
 
-/// Reads the games of a PGN file written by [`write_game`] back into
-/// (headers, ICCS moves). Only what the tests and cross-checks need: tags,
-/// move tokens, comments skipped.
+/// Reads the games of a PGN file (as [`write_game`] writes them, or any
+/// other) into (tags, move tokens); see [`parse`].
 pub fn read_games(text: &str) -> Vec<PgnGame> {
+    parse(text).into_iter().map(|g| (g.tags, g.moves)).collect()
+}
+
+/// One game of a PGN file as read: its tags and its move tokens, in
+/// whatever notation the file uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnRecord {
+    /// The line (from 1) where the game begins, for messages.
+    pub line: usize,
+    /// The tags in file order (name, value).
+    pub tags: Vec<(String, String)>,
+    /// The moves of the main line, without move numbers, comments,
+    /// variations, NAGs or annotation marks (`!?`).
+    pub moves: Vec<String>,
+    /// The game-termination marker after the moves (`1-0`, `0-1`,
+    /// `1/2-1/2`, `*`), if there is one.
+    pub result: Option<String>,
+}
+
+impl PgnRecord {
+    /// The value of tag `name` (case-insensitive: files differ).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The PGN game-termination markers.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// A movetext token as a move: the move number glued in front
+/// (`12.h2e2`, `3...炮8平5`) and annotation marks behind (`!`, `?`, `#`,
+/// `+`) taken off; `None` when nothing is left (a bare `12.` or `...`).
+fn move_token(token: &str) -> Option<&str> {
+    let unnumbered = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    // Digits not followed by a dot are not a move number; leave them.
+    let rest = if unnumbered.starts_with('.') || unnumbered.len() == token.len() {
+        unnumbered.trim_start_matches('.')
+    } else {
+        token
+    };
+    let rest = rest.trim_end_matches(['!', '?', '#', '+']);
+    (!rest.is_empty()).then_some(rest)
+}
+
+/// Reads the games of a PGN text, tolerant of what PGN files in the wild
+/// contain: `{…}` and `;` comments, nested `(…)` variations (skipped: a
+/// book counts the moves played), NAGs (`$1`), `%` escape lines, move
+/// numbers glued to moves, a byte-order mark. A game begins at its first
+/// tag line (`[Name "value"]`) after movetext, or at the file's start;
+/// movetext without tags is still a game. Moves are not checked here.
+pub fn parse(text: &str) -> Vec<PgnRecord> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
-    let mut headers = Vec::new();
-    let mut body = String::new();
-    let flush = |headers: &mut Vec<(String, String)>, body: &mut String, games: &mut Vec<_>| {
-        if headers.is_empty() {
-            return;
+    let mut game = PgnRecord::default();
+    let mut in_comment = false;
+    let mut variation = 0u32;
+    let finish = |game: &mut PgnRecord, games: &mut Vec<PgnRecord>| {
+        let g = std::mem::take(game);
+        if !g.tags.is_empty() || !g.moves.is_empty() || g.result.is_some() {
+            games.push(g);
         }
-        let mut moves = Vec::new();
-        let mut depth = 0;
-        let mut token = String::new();
-        let push = |t: &mut String, moves: &mut Vec<String>| {
-            if !t.is_empty()
-                && !t.ends_with('.')
-                && !["1-0", "0-1", "1/2-1/2", "*"].contains(&t.as_str())
-            {
-                moves.push(t.clone());
+    };
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if !in_comment {
+            if let Some(inner) = line.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+                if !game.moves.is_empty() || game.result.is_some() {
+                    finish(&mut game, &mut games);
+                }
+                if game.tags.is_empty() {
+                    game.line = n + 1;
+                }
+                if let Some((k, v)) = inner.split_once(char::is_whitespace) {
+                    let v = v.trim();
+                    let v = v.strip_prefix('"').unwrap_or(v);
+                    let v = v.strip_suffix('"').unwrap_or(v);
+                    game.tags.push((k.to_string(), v.replace("\\\"", "\"")));
+                }
+                continue;
             }
-            t.clear();
+            if line.starts_with('%') {
+                continue;
+            }
+        }
+        if game.tags.is_empty() && game.moves.is_empty() && game.line == 0 {
+            game.line = n + 1;
+        }
+        let mut token = String::new();
+        let take = |token: &mut String, game: &mut PgnRecord| {
+            if RESULTS.contains(&token.as_str()) {
+                game.result = Some(token.clone());
+            } else if !token.starts_with('$') {
+                if let Some(m) = move_token(token) {
+                    game.moves.push(m.to_string());
+                }
+            }
+            token.clear();
         };
-        for c in body.chars() {
+        for c in line.chars() {
+            if in_comment {
+                in_comment = c != '}';
+                continue;
+            }
             match c {
                 '{' => {
-                    push(&mut token, &mut moves);
-                    depth += 1;
+                    take(&mut token, &mut game);
+                    in_comment = true;
                 }
-                '}' => depth -= 1,
-                c if depth > 0 => {
-                    let _ = c;
+                ';' => break,
+                '(' => {
+                    take(&mut token, &mut game);
+                    variation += 1;
                 }
-                c if c.is_whitespace() => push(&mut token, &mut moves),
+                ')' => {
+                    token.clear();
+                    variation = variation.saturating_sub(1);
+                }
+                _ if variation > 0 => {}
+                c if c.is_whitespace() => take(&mut token, &mut game),
                 c => token.push(c),
             }
         }
-        push(&mut token, &mut moves);
-        games.push((std::mem::take(headers), moves));
-        body.clear();
-    };
-    for line in text.lines() {
-        let l = line.trim();
-        if let Some(inner) = l.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-            if !body.trim().is_empty() {
-                flush(&mut headers, &mut body, &mut games);
-            }
-            if let Some((k, v)) = inner.split_once(' ') {
-                headers.push((k.to_string(), v.trim().trim_matches('"').to_string()));
-            }
-        } else {
-            body.push_str(l);
-            body.push('\n');
+        if variation == 0 {
+            take(&mut token, &mut game);
         }
     }
-    flush(&mut headers, &mut body, &mut games);
+    finish(&mut game, &mut games);
     games
 }
 
@@ -220,5 +297,25 @@ mod tests {
         assert_eq!(d.len(), 10);
         assert_eq!(&d[4..5], ".");
         assert!(d.as_str() >= "2024.01.01");
+    }
+
+    #[test]
+    fn reads_pgn_from_the_wild() {
+        let text = "\u{feff}[Event \"a\"]\n[Result \"1-0\"]\n\n\
+                    1.h2e2 {a comment} h9g7 $1 2. h0g2! (2. b0c2 b9c7) i9h9 ; rest\n\
+                    % escape\n3...b9c7?! 1-0\n\
+                    [Event \"b\"]\n1. 炮二平五 马８进７ *\n";
+        let games = parse(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].line, 1);
+        assert_eq!(games[0].tag("result"), Some("1-0"));
+        assert_eq!(games[0].moves, ["h2e2", "h9g7", "h0g2", "i9h9", "b9c7"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert_eq!(games[1].line, 7);
+        assert_eq!(games[1].moves, ["炮二平五", "马８进７"]);
+        assert_eq!(games[1].result.as_deref(), Some("*"));
+        // Movetext without tags is a game too; an empty text has none.
+        assert_eq!(parse("h2e2 h9g7")[0].moves, ["h2e2", "h9g7"]);
+        assert!(parse("").is_empty());
     }
 }

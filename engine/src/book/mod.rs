@@ -214,8 +214,9 @@ pub(crate) fn from_square16(sq: u16) -> Option<Square> {
     Square::from_coords(x - 3, 12 - y)
 }
 
-/// The move mirrored left to right.
-pub(crate) fn mirror_move(m: Move) -> Move {
+/// The move mirrored left to right: what a move becomes when its position
+/// is looked up (or stored) under the position's mirror.
+pub fn mirror_move(m: Move) -> Move {
     Move::new(m.from().mirror(), m.to().mirror())
 }
 

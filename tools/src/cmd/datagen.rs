@@ -1,6 +1,6 @@
 //! `shuai-tools datagen`: self-play training data, resumable.
 
-use super::{out_format, read_text, read_weights};
+use super::{out_format, read_network, read_text, read_weights};
 use shuai_board::rules::RuleBook;
 use shuai_tools::data::{self, Format};
 use shuai_tools::datagen::{self, DatagenConfig};
@@ -150,10 +150,4 @@ fn existing_games(path: &std::path::Path, format: Format) -> Result<usize, Strin
         Format::Binary => data::read_header(path)?.map_or(0, |h| h.games as usize),
         Format::Text => datagen::text_games(&read_text(path)?).0,
     })
-}
-
-/// A network file, errors naming the file.
-fn read_network(path: &std::path::Path) -> Result<shuai_eval::nnue::Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    shuai_eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

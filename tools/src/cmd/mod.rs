@@ -93,3 +93,9 @@ fn read_weights(path: &Path) -> Result<shuai_eval::Weights, String> {
     shuai_eval::Weights::from_table(&read_text(path)?)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
+
+/// A network file, errors naming the file.
+fn read_network(path: &Path) -> Result<shuai_eval::nnue::Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    shuai_eval::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
