@@ -79,8 +79,9 @@ impl Skill {
         Skill(f64::from(l0) + t * f64::from(l1 - l0))
     }
 
-    /// The lowest and highest Elo a level can be set to.
-    pub fn elo_range() -> (i32, i32) {
+    /// The lowest and highest Elo a level can be set to (`const`: the
+    /// option table's `UCI_Elo` range is a constant).
+    pub const fn elo_range() -> (i32, i32) {
         (LEVEL_ELO[0].1, LEVEL_ELO[LEVEL_ELO.len() - 1].1)
     }
 

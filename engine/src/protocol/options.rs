@@ -1,5 +1,11 @@
 //! The options each protocol announces, and `setoption` in both syntaxes.
 //!
+//! Every option is one row of `OPTIONS`: its UCI and UCCI names (each
+//! with its place in that protocol's handshake), more names it answers
+//! to, its type with range and default, and how a value is set. The name
+//! lookup, both handshakes and `setoption` are read from the rows, so an
+//! option is added or changed in one place.
+//!
 //! Names are matched case-insensitively with spaces, `_` and `-` ignored,
 //! so `Hash`, `hashsize`, `Natural Move Limit` and `naturalmovelimit` all
 //! work in either protocol. Legacy names (ElephantEye's and Pikafish's
@@ -12,6 +18,7 @@ use crate::engine::{
     MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 use shuai_board::rules::RuleBook;
+use std::fmt::Display;
 use std::time::Duration;
 
 /// The rule books' option values, the default first.
@@ -44,7 +51,8 @@ impl Default for FrontSettings {
     }
 }
 
-/// Every option the engine understands.
+/// Every option the engine understands: the name code and tests use for
+/// a row of the option table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     /// Table size in MiB (`Hash`, `hashsize`).
@@ -113,38 +121,560 @@ pub enum Key {
     Legacy,
 }
 
-/// Names of legacy options accepted silently (normalised form).
-const LEGACY: &[&str] = &[
-    // ElephantEye / UCCI 1.x–3.0
-    "useegtb",
-    "egtbpaths",
-    "evalapi",
-    "repetition",
-    "drawmoves",
-    "selectivity",
-    "loadbook",
-    "nullmove",
-    // Pikafish, current and historic
-    "debuglogfile",
-    "numapolicy",
-    "nodestime",
-    "ucishowwdl",
-    "slowmover",
-    "sixtymoverule",
-    "rule60",
-    "strict3fold",
-    "matethreatdepth",
-    "repetitionfold",
-    "repetitionrule",
-    "uciwdlcentipawn",
-    "ucianalysemode",
-    "ucichess960",
-    "minimumthinkingtime",
-    "contempt",
-    "analysiscontempt",
-    "variantpath",
-    "uciopponent",
+/// A name one protocol announces, and its place in that protocol's
+/// handshake (1 first). The places keep the order each protocol's GUIs
+/// have always been shown; the two orders differ, so no single row order
+/// gives both.
+#[derive(Clone, Copy, Debug)]
+struct Announced {
+    place: u8,
+    name: &'static str,
+}
+
+/// The name `name`, announced at `place` in one protocol's handshake.
+const fn at(place: u8, name: &'static str) -> Option<Announced> {
+    Some(Announced { place, name })
+}
+
+/// What a setter changes, and where it reports.
+struct Target<'a> {
+    engine: &'a mut EngineOptions,
+    front: &'a mut FrontSettings,
+    /// The option's name as the GUI sent it, for messages.
+    name: &'a str,
+    out: &'a mut Applied,
+}
+
+impl Target<'_> {
+    /// Tells the user about the value just set: `setoption NAME: what`.
+    fn say(&mut self, what: impl Display) {
+        self.out
+            .messages
+            .push(format!("setoption {}: {what}", self.name));
+    }
+}
+
+/// Reads an option's default from the initial settings (so the
+/// handshake announces what the engine starts with).
+type Get<T> = fn(&EngineOptions, &FrontSettings) -> T;
+/// Sets an option to a value already parsed and in range.
+type Set<T> = fn(&mut Target<'_>, T);
+
+/// An option's type: how its value is read, checked and announced.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// `true` or `false` (also on/off, yes/no, 1/0).
+    Check { default: Get<bool>, set: Set<bool> },
+    /// A whole number in `min..=max`: values outside are clamped, with a
+    /// message. With `zero_is_auto`, 0 is taken too and lets the engine
+    /// choose: UCCI's convention, so UCCI announces `min 0` and UCI, which
+    /// has no such convention, `min`.
+    Spin {
+        min: i64,
+        max: i64,
+        zero_is_auto: bool,
+        default: Get<i64>,
+        set: Set<i64>,
+    },
+    /// One of `vars`, any case. `set` returns false for a word it does not
+    /// know (the message then lists `vars`).
+    Combo {
+        vars: &'static [&'static str],
+        default: Get<&'static str>,
+        set: fn(&mut Target<'_>, &str) -> bool,
+    },
+    /// Free text (file names): an empty default is announced `<empty>`,
+    /// as GUIs expect of a string option.
+    Text {
+        default: Get<String>,
+        set: fn(&mut Target<'_>, &str),
+    },
+    /// An action without a value.
+    Button { press: fn(&mut Target<'_>) },
+    /// A legacy name: accepted, changes nothing.
+    Ignored,
+}
+
+/// One option: everything its name lookup, the handshakes and
+/// `setoption` need.
+struct Row {
+    /// Which option the row is.
+    key: Key,
+    /// The UCI name; `None`: not announced to UCI GUIs (still accepted).
+    uci: Option<Announced>,
+    /// The UCCI name; `None`: not announced to UCCI GUIs (still accepted).
+    ucci: Option<Announced>,
+    /// More names the option answers to in either protocol, normalised
+    /// (see [`normalise`]): other engines' names for it.
+    aliases: &'static [&'static str],
+    /// Its type, range, default and setter.
+    kind: Kind,
+}
+
+/// Every option, in UCI handshake order; the UCCI-only ones and the
+/// legacy names last.
+static OPTIONS: &[Row] = &[
+    Row {
+        key: Key::Threads,
+        uci: at(1, "Threads"),
+        ucci: at(15, "threads"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_THREADS as i64,
+            zero_is_auto: true,
+            default: |o, _| o.threads as i64,
+            set: |t, n| {
+                t.engine.threads = if n == 0 {
+                    std::thread::available_parallelism().map_or(1, |p| p.get())
+                } else {
+                    n as usize
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::Hash,
+        uci: at(2, "Hash"),
+        ucci: at(14, "hashsize"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MB as i64,
+            zero_is_auto: true,
+            default: |o, _| o.hash_mb as i64,
+            set: |t, n| {
+                let mb = if n == 0 { DEFAULT_HASH_MB } else { n as usize };
+                let cap = max_hash_mb();
+                if mb > cap {
+                    t.say(format!("{mb} MB exceeds the memory available; using {cap}"));
+                }
+                t.engine.hash_mb = mb.min(cap);
+            },
+        },
+    },
+    Row {
+        key: Key::NewGame,
+        uci: at(3, "Clear Hash"),
+        ucci: at(29, "newgame"),
+        aliases: &[],
+        kind: Kind::Button {
+            press: |t| t.out.new_game = true,
+        },
+    },
+    Row {
+        key: Key::Ponder,
+        uci: at(4, "Ponder"),
+        ucci: at(4, "ponder"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.ponder,
+            set: |t, b| t.engine.ponder = b,
+        },
+    },
+    Row {
+        key: Key::MultiPv,
+        uci: at(5, "MultiPV"),
+        ucci: at(16, "multipv"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_MULTIPV as i64,
+            zero_is_auto: false,
+            default: |o, _| o.multipv as i64,
+            set: |t, n| t.engine.multipv = n as usize,
+        },
+    },
+    Row {
+        key: Key::MoveOverhead,
+        uci: at(6, "Move Overhead"),
+        ucci: at(17, "moveoverhead"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS as i64,
+            zero_is_auto: false,
+            default: |o, _| o.move_overhead.as_millis() as i64,
+            set: |t, n| t.engine.move_overhead = Duration::from_millis(n as u64),
+        },
+    },
+    Row {
+        key: Key::NaturalLimit,
+        uci: at(7, "Natural Move Limit"),
+        ucci: at(18, "naturalmovelimit"),
+        aliases: &["naturallimit"],
+        kind: Kind::Spin {
+            min: NATURAL_LIMIT_RANGE.0 as i64,
+            max: NATURAL_LIMIT_RANGE.1 as i64,
+            zero_is_auto: false,
+            default: |o, _| i64::from(o.natural_limit),
+            set: |t, n| t.engine.natural_limit = n as u32,
+        },
+    },
+    Row {
+        key: Key::UseBook,
+        uci: at(8, "OwnBook"),
+        ucci: at(6, "usebook"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.use_book,
+            set: |t, b| t.engine.use_book = b,
+        },
+    },
+    Row {
+        key: Key::BookFiles,
+        uci: at(9, "Book File"),
+        ucci: at(7, "bookfiles"),
+        aliases: &[],
+        // The files are opened at the first `go` that uses them, which
+        // reports any that cannot be read (nothing is read that is not
+        // used).
+        kind: Kind::Text {
+            default: |o, _| o.book_files.clone(),
+            set: |t, text| {
+                t.engine.book_files = if text == "<empty>" {
+                    String::new()
+                } else {
+                    text.to_string()
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::BookBest,
+        uci: at(10, "Best Book Move"),
+        ucci: at(8, "bestbookmove"),
+        aliases: &["bookbest"],
+        kind: Kind::Check {
+            default: |o, _| o.book_best,
+            set: |t, b| t.engine.book_best = b,
+        },
+    },
+    Row {
+        key: Key::BookDepth,
+        uci: at(11, "Book Depth"),
+        ucci: at(9, "bookdepth"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_BOOK_DEPTH as i64,
+            zero_is_auto: false,
+            default: |o, _| i64::from(o.book_depth),
+            set: |t, n| t.engine.book_depth = n as u32,
+        },
+    },
+    Row {
+        key: Key::WeightsFile,
+        uci: at(12, "WeightsFile"),
+        ucci: at(10, "weightsfile"),
+        aliases: &[],
+        kind: Kind::Text {
+            default: |o, _| o.weights.file.clone(),
+            set: |t, text| match EvalWeights::load(text) {
+                Ok(w) => t.engine.weights = w,
+                Err(e) => {
+                    let current = match t.engine.weights.file.as_str() {
+                        "" => "the built-in weights".to_string(),
+                        file => file.to_string(),
+                    };
+                    t.say(format!("{e}; keeping {current}"))
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::EvalFile,
+        uci: at(13, "EvalFile"),
+        ucci: at(11, "evalfile"),
+        aliases: &[],
+        kind: Kind::Text {
+            default: |o, _| o.network.file.clone(),
+            set: |t, text| match EvalNetwork::load(text) {
+                Ok(n) => t.engine.network = n,
+                Err(e) => {
+                    let current = t.engine.network.source();
+                    t.say(format!("{e}; keeping {current}"))
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::UseNnue,
+        uci: at(14, "Use NNUE"),
+        ucci: at(12, "usennue"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.use_nnue,
+            set: |t, b| t.engine.use_nnue = b,
+        },
+    },
+    Row {
+        key: Key::Rules,
+        uci: at(15, "Repetition Rules"),
+        ucci: at(13, "rules"),
+        aliases: &["rulebook"],
+        kind: Kind::Combo {
+            vars: &RULE_BOOKS,
+            default: |o, _| o.rule_book.option_value(),
+            set: |t, text| {
+                text.parse::<RuleBook>()
+                    .map(|r| t.engine.rule_book = r)
+                    .is_ok()
+            },
+        },
+    },
+    Row {
+        key: Key::Idle,
+        uci: at(16, "Idle"),
+        ucci: at(19, "idle"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &Level::NAMES,
+            default: |o, _| o.idle.name(),
+            set: |t, text| Level::parse(text).map(|l| t.engine.idle = l).is_some(),
+        },
+    },
+    Row {
+        key: Key::Pruning,
+        uci: at(17, "Pruning"),
+        ucci: at(20, "pruning"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &Level::NAMES,
+            default: |o, _| o.pruning.name(),
+            set: |t, text| Level::parse(text).map(|l| t.engine.pruning = l).is_some(),
+        },
+    },
+    Row {
+        key: Key::Knowledge,
+        uci: at(18, "Knowledge"),
+        ucci: at(21, "knowledge"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &Level::NAMES,
+            default: |o, _| o.knowledge.name(),
+            set: |t, text| Level::parse(text).map(|l| t.engine.knowledge = l).is_some(),
+        },
+    },
+    Row {
+        key: Key::Randomness,
+        uci: at(19, "Randomness"),
+        ucci: at(22, "randomness"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &Randomness::NAMES,
+            default: |o, _| o.randomness.name(),
+            set: |t, text| {
+                Randomness::parse(text)
+                    .map(|r| t.engine.randomness = r)
+                    .is_some()
+            },
+        },
+    },
+    Row {
+        key: Key::Style,
+        uci: at(20, "Style"),
+        ucci: at(23, "style"),
+        aliases: &[],
+        kind: Kind::Combo {
+            vars: &Style::NAMES,
+            default: |o, _| o.style.name(),
+            set: |t, text| Style::parse(text).map(|s| t.engine.style = s).is_some(),
+        },
+    },
+    Row {
+        key: Key::SkillLevel,
+        uci: at(21, "Skill Level"),
+        ucci: at(26, "skill"),
+        aliases: &["level"],
+        kind: Kind::Spin {
+            min: 0,
+            max: FULL_SKILL as i64,
+            zero_is_auto: false,
+            default: |o, _| i64::from(o.skill_level),
+            set: |t, n| t.engine.skill_level = n as u8,
+        },
+    },
+    Row {
+        key: Key::LimitStrength,
+        uci: at(22, "UCI_LimitStrength"),
+        ucci: at(27, "limitstrength"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.limit_strength,
+            set: |t, b| t.engine.limit_strength = b,
+        },
+    },
+    Row {
+        key: Key::Elo,
+        uci: at(23, "UCI_Elo"),
+        ucci: at(28, "elo"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: Skill::elo_range().0 as i64,
+            max: Skill::elo_range().1 as i64,
+            zero_is_auto: false,
+            default: |o, _| i64::from(o.elo),
+            set: |t, n| t.engine.elo = n as i32,
+        },
+    },
+    Row {
+        key: Key::ShowWdl,
+        uci: at(24, "UCI_ShowWDL"),
+        ucci: None,
+        aliases: &["showwdl"],
+        kind: Kind::Check {
+            default: |_, f| f.show_wdl,
+            set: |t, b| t.front.show_wdl = b,
+        },
+    },
+    Row {
+        key: Key::Variant,
+        uci: at(25, "UCI_Variant"),
+        ucci: None,
+        aliases: &[],
+        // Announced as xiangqi, the value GUIs send to ask for ranks 1–10
+        // (the front-end starts with ranks 0–9 until they do). Another
+        // variant gets its own message rather than "needs one of".
+        kind: Kind::Combo {
+            vars: &["xiangqi"],
+            default: |_, _| "xiangqi",
+            set: |t, text| {
+                if text.eq_ignore_ascii_case("xiangqi") {
+                    t.front.one_based = true;
+                } else {
+                    t.out.messages.push(format!(
+                        "variant '{text}' is not supported; this engine plays xiangqi only"
+                    ));
+                }
+                true
+            },
+        },
+    },
+    Row {
+        key: Key::UseMillisec,
+        uci: None,
+        ucci: at(1, "usemillisec"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.usemillisec,
+            set: |t, b| t.front.usemillisec = b,
+        },
+    },
+    Row {
+        key: Key::Batch,
+        uci: None,
+        ucci: at(2, "batch"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.batch,
+            set: |t, b| t.front.batch = b,
+        },
+    },
+    Row {
+        key: Key::Debug,
+        uci: None,
+        ucci: at(3, "debug"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.debug,
+            set: |t, b| t.front.debug = b,
+        },
+    },
+    Row {
+        key: Key::UseHash,
+        uci: None,
+        ucci: at(5, "usehash"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.use_hash,
+            set: |t, b| t.engine.use_hash = b,
+        },
+    },
+    Row {
+        key: Key::Promotion,
+        uci: None,
+        ucci: at(24, "promotion"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.promotion,
+            set: |t, b| {
+                t.engine.promotion = b;
+                if b {
+                    t.out.messages.push(
+                        "the promotion variant is not supported; playing standard Xiangqi"
+                            .to_string(),
+                    );
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::Resign,
+        uci: None,
+        ucci: at(25, "resign"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.resign,
+            set: |t, b| t.engine.resign = b,
+        },
+    },
+    Row {
+        key: Key::Legacy,
+        uci: None,
+        ucci: None,
+        aliases: &[
+            // ElephantEye / UCCI 1.x–3.0
+            "useegtb",
+            "egtbpaths",
+            "evalapi",
+            "repetition",
+            "drawmoves",
+            "selectivity",
+            "loadbook",
+            "nullmove",
+            // Pikafish, current and historic (its `UCI_ShowWDL` is ours)
+            "debuglogfile",
+            "numapolicy",
+            "nodestime",
+            "slowmover",
+            "sixtymoverule",
+            "rule60",
+            "strict3fold",
+            "matethreatdepth",
+            "repetitionfold",
+            "repetitionrule",
+            "uciwdlcentipawn",
+            "ucianalysemode",
+            "ucichess960",
+            "minimumthinkingtime",
+            "contempt",
+            "analysiscontempt",
+            "variantpath",
+            "uciopponent",
+        ],
+        kind: Kind::Ignored,
+    },
 ];
+
+impl Row {
+    /// Every name the option answers to, normalised.
+    fn names(&self) -> impl Iterator<Item = String> + '_ {
+        [self.uci, self.ucci]
+            .into_iter()
+            .flatten()
+            .map(|a| normalise(a.name))
+            .chain(self.aliases.iter().map(|a| a.to_string()))
+    }
+
+    /// The name `dialect` announces, with its place.
+    fn announced(&self, dialect: Dialect) -> Option<Announced> {
+        match dialect {
+            Dialect::Uci => self.uci,
+            Dialect::Ucci => self.ucci,
+        }
+    }
+}
 
 /// Lower case without spaces, `_` and `-`.
 pub fn normalise(name: &str) -> String {
@@ -154,229 +684,99 @@ pub fn normalise(name: &str) -> String {
         .collect()
 }
 
+/// The row of the option a name refers to.
+fn row(name: &str) -> Option<&'static Row> {
+    let n = normalise(name);
+    OPTIONS.iter().find(|r| r.names().any(|m| m == n))
+}
+
 /// The option a name refers to.
 pub fn lookup(name: &str) -> Option<Key> {
-    let n = normalise(name);
-    let key = match n.as_str() {
-        "hash" | "hashsize" => Key::Hash,
-        "threads" => Key::Threads,
-        "multipv" => Key::MultiPv,
-        "ponder" => Key::Ponder,
-        "moveoverhead" => Key::MoveOverhead,
-        "clearhash" | "newgame" => Key::NewGame,
-        "naturalmovelimit" | "naturallimit" => Key::NaturalLimit,
-        "usemillisec" => Key::UseMillisec,
-        "batch" => Key::Batch,
-        "debug" => Key::Debug,
-        "usebook" | "ownbook" => Key::UseBook,
-        "bookfiles" | "bookfile" => Key::BookFiles,
-        "bestbookmove" | "bookbest" => Key::BookBest,
-        "bookdepth" => Key::BookDepth,
-        "idle" => Key::Idle,
-        "pruning" => Key::Pruning,
-        "knowledge" => Key::Knowledge,
-        "randomness" => Key::Randomness,
-        "style" => Key::Style,
-        "promotion" => Key::Promotion,
-        "usehash" => Key::UseHash,
-        "resign" => Key::Resign,
-        "ucivariant" => Key::Variant,
-        "weightsfile" => Key::WeightsFile,
-        "evalfile" => Key::EvalFile,
-        "usennue" => Key::UseNnue,
-        "repetitionrules" | "rules" | "rulebook" => Key::Rules,
-        "ucishowwdl" | "showwdl" => Key::ShowWdl,
-        "skilllevel" | "skill" | "level" => Key::SkillLevel,
-        "ucilimitstrength" | "limitstrength" => Key::LimitStrength,
-        "ucielo" | "elo" => Key::Elo,
-        other if LEGACY.contains(&other) => Key::Legacy,
-        _ => return None,
-    };
-    Some(key)
+    row(name).map(|r| r.key)
 }
 
-fn combo(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|v| format!("var {v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// One handshake line: `option name NAME type TAIL` in UCI,
+/// `option NAME type TAIL` in UCCI.
+fn option_line(dialect: Dialect, name: &str, tail: &str) -> String {
+    match dialect {
+        Dialect::Uci => format!("option name {name} type {tail}"),
+        Dialect::Ucci => format!("option {name} type {tail}"),
+    }
 }
 
-fn onoff(b: bool) -> &'static str {
-    if b {
-        "true"
-    } else {
-        "false"
+/// A spin option's type: UCI puts the default first, UCCI last.
+fn spin_type(dialect: Dialect, default: i64, min: i64, max: i64) -> String {
+    match dialect {
+        Dialect::Uci => format!("spin default {default} min {min} max {max}"),
+        Dialect::Ucci => format!("spin min {min} max {max} default {default}"),
+    }
+}
+
+impl Kind {
+    /// The option's type as `dialect` announces it, with the default read
+    /// from `o` and `f`; `None` for a legacy name (never announced).
+    fn announced_type(
+        &self,
+        dialect: Dialect,
+        o: &EngineOptions,
+        f: &FrontSettings,
+    ) -> Option<String> {
+        let tail = match *self {
+            Kind::Check { default, .. } => format!("check default {}", default(o, f)),
+            Kind::Spin {
+                min,
+                max,
+                zero_is_auto,
+                default,
+                ..
+            } => {
+                let min = if zero_is_auto && dialect == Dialect::Ucci {
+                    0
+                } else {
+                    min
+                };
+                spin_type(dialect, default(o, f), min, max)
+            }
+            Kind::Combo { vars, default, .. } => {
+                let vars = vars
+                    .iter()
+                    .map(|v| format!("var {v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                match dialect {
+                    Dialect::Uci => format!("combo default {} {vars}", default(o, f)),
+                    Dialect::Ucci => format!("combo {vars} default {}", default(o, f)),
+                }
+            }
+            Kind::Text { default, .. } => match default(o, f) {
+                d if d.is_empty() => "string default <empty>".to_string(),
+                d => format!("string default {d}"),
+            },
+            Kind::Button { .. } => "button".to_string(),
+            Kind::Ignored => return None,
+        };
+        Some(tail)
     }
 }
 
 /// The option lines of the handshake (before `uciok` / `ucciok`), with
-/// the engine's initial values as defaults.
+/// the engine's initial values as defaults, in `dialect`'s order.
 pub fn announce(dialect: Dialect) -> Vec<String> {
-    let d = EngineOptions::default();
-    let f = FrontSettings::default();
-    let overhead = d.move_overhead.as_millis();
-    let (nmin, nmax) = NATURAL_LIMIT_RANGE;
-    let levels = combo(&Level::NAMES);
-    let (elo_min, elo_max) = Skill::elo_range();
-    match dialect {
-        Dialect::Ucci => vec![
-            format!("option usemillisec type check default {}", onoff(f.usemillisec)),
-            format!("option batch type check default {}", onoff(f.batch)),
-            format!("option debug type check default {}", onoff(f.debug)),
-            format!("option ponder type check default {}", onoff(d.ponder)),
-            format!("option usehash type check default {}", onoff(d.use_hash)),
-            format!("option usebook type check default {}", onoff(d.use_book)),
-            "option bookfiles type string default <empty>".to_string(),
-            format!(
-                "option bestbookmove type check default {}",
-                onoff(d.book_best)
-            ),
-            format!(
-                "option bookdepth type spin min 0 max {MAX_BOOK_DEPTH} default {}",
-                d.book_depth
-            ),
-            "option weightsfile type string default <empty>".to_string(),
-            "option evalfile type string default <empty>".to_string(),
-            format!("option usennue type check default {}", onoff(d.use_nnue)),
-            format!(
-                "option rules type combo {} default {}",
-                combo(&RULE_BOOKS),
-                d.rule_book
-            ),
-            format!(
-                "option hashsize type spin min 0 max {MAX_HASH_MB} default {}",
-                d.hash_mb
-            ),
-            format!(
-                "option threads type spin min 0 max {MAX_THREADS} default {}",
-                d.threads
-            ),
-            format!(
-                "option multipv type spin min 1 max {MAX_MULTIPV} default {}",
-                d.multipv
-            ),
-            format!(
-                "option moveoverhead type spin min 0 max {MAX_MOVE_OVERHEAD_MS} default {overhead}"
-            ),
-            format!(
-                "option naturalmovelimit type spin min {nmin} max {nmax} default {}",
-                d.natural_limit
-            ),
-            format!("option idle type combo {levels} default {}", d.idle.name()),
-            format!(
-                "option pruning type combo {levels} default {}",
-                d.pruning.name()
-            ),
-            format!(
-                "option knowledge type combo {levels} default {}",
-                d.knowledge.name()
-            ),
-            format!(
-                "option randomness type combo {} default {}",
-                combo(&Randomness::NAMES),
-                d.randomness.name()
-            ),
-            format!(
-                "option style type combo {} default {}",
-                combo(&Style::NAMES),
-                d.style.name()
-            ),
-            format!("option promotion type check default {}", onoff(d.promotion)),
-            format!("option resign type check default {}", onoff(d.resign)),
-            format!(
-                "option skill type spin min 0 max {FULL_SKILL} default {}",
-                d.skill_level
-            ),
-            format!(
-                "option limitstrength type check default {}",
-                onoff(d.limit_strength)
-            ),
-            format!(
-                "option elo type spin min {elo_min} max {elo_max} default {}",
-                d.elo
-            ),
-            "option newgame type button".to_string(),
-        ],
-        Dialect::Uci => vec![
-            format!(
-                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-                d.threads
-            ),
-            format!(
-                "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-                d.hash_mb
-            ),
-            "option name Clear Hash type button".to_string(),
-            format!("option name Ponder type check default {}", onoff(d.ponder)),
-            format!(
-                "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
-                d.multipv
-            ),
-            format!(
-                "option name Move Overhead type spin default {overhead} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-            ),
-            format!(
-                "option name Natural Move Limit type spin default {} min {nmin} max {nmax}",
-                d.natural_limit
-            ),
-            format!("option name OwnBook type check default {}", onoff(d.use_book)),
-            "option name Book File type string default <empty>".to_string(),
-            format!(
-                "option name Best Book Move type check default {}",
-                onoff(d.book_best)
-            ),
-            format!(
-                "option name Book Depth type spin default {} min 0 max {MAX_BOOK_DEPTH}",
-                d.book_depth
-            ),
-            "option name WeightsFile type string default <empty>".to_string(),
-            "option name EvalFile type string default <empty>".to_string(),
-            format!("option name Use NNUE type check default {}", onoff(d.use_nnue)),
-            format!(
-                "option name Repetition Rules type combo default {} {}",
-                d.rule_book,
-                combo(&RULE_BOOKS)
-            ),
-            format!("option name Idle type combo default {} {levels}", d.idle.name()),
-            format!(
-                "option name Pruning type combo default {} {levels}",
-                d.pruning.name()
-            ),
-            format!(
-                "option name Knowledge type combo default {} {levels}",
-                d.knowledge.name()
-            ),
-            format!(
-                "option name Randomness type combo default {} {}",
-                d.randomness.name(),
-                combo(&Randomness::NAMES)
-            ),
-            format!(
-                "option name Style type combo default {} {}",
-                d.style.name(),
-                combo(&Style::NAMES)
-            ),
-            format!(
-                "option name Skill Level type spin default {} min 0 max {FULL_SKILL}",
-                d.skill_level
-            ),
-            format!(
-                "option name UCI_LimitStrength type check default {}",
-                onoff(d.limit_strength)
-            ),
-            format!(
-                "option name UCI_Elo type spin default {} min {elo_min} max {elo_max}",
-                d.elo
-            ),
-            format!("option name UCI_ShowWDL type check default {}", onoff(f.show_wdl)),
-            "option name UCI_Variant type combo default xiangqi var xiangqi".to_string(),
-        ],
-    }
-    .into_iter()
-    .chain(tuning_options(dialect))
-    .collect()
+    let (o, f) = (EngineOptions::default(), FrontSettings::default());
+    let mut lines: Vec<(u8, String)> = OPTIONS
+        .iter()
+        .filter_map(|r| {
+            let a = r.announced(dialect)?;
+            let tail = r.kind.announced_type(dialect, &o, &f)?;
+            Some((a.place, option_line(dialect, a.name, &tail)))
+        })
+        .collect();
+    lines.sort_by_key(|&(place, _)| place);
+    lines
+        .into_iter()
+        .map(|(_, line)| line)
+        .chain(tuning_options(dialect))
+        .collect()
 }
 
 /// In a build with the `tune` feature, every search constant of
@@ -387,15 +787,14 @@ fn tuning_options(dialect: Dialect) -> Vec<String> {
     }
     shuai_search::params::PARAMS
         .iter()
-        .map(|p| match dialect {
-            Dialect::Ucci => format!(
-                "option {} type spin min {} max {} default {}",
-                p.name, p.min, p.max, p.default
-            ),
-            Dialect::Uci => format!(
-                "option name {} type spin default {} min {} max {}",
-                p.name, p.default, p.min, p.max
-            ),
+        .map(|p| {
+            let tail = spin_type(
+                dialect,
+                i64::from(p.default),
+                i64::from(p.min),
+                i64::from(p.max),
+            );
+            option_line(dialect, p.name, &tail)
         })
         .collect()
 }
@@ -472,7 +871,7 @@ pub fn apply(
     dialect: Dialect,
 ) -> Applied {
     let mut out = Applied::default();
-    let Some(key) = lookup(name) else {
+    let Some(row) = row(name) else {
         if shuai_search::params::TUNABLE && shuai_search::params::find(name).is_some() {
             let text = value.unwrap_or("").trim();
             let set = parse_int(text)
@@ -496,149 +895,45 @@ pub fn apply(
         return out;
     };
     let text = value.unwrap_or("").trim();
-    macro_rules! bad {
-        ($what:expr) => {
-            out.messages.push(format!(
-                "setoption {name}: {}, got '{text}'; value unchanged",
-                $what
-            ))
-        };
-    }
-    macro_rules! check {
-        ($target:expr) => {
-            match parse_bool(text) {
-                Some(b) => $target = b,
-                None => bad!("needs true/false (or on/off)"),
-            }
-        };
-    }
-    macro_rules! spin {
-        ($lo:expr, $hi:expr, $set:expr) => {
-            match parse_int(text) {
-                Some(n) => {
-                    let (lo, hi) = ($lo as i64, $hi as i64);
-                    let c = n.clamp(lo, hi);
-                    if c != n {
-                        out.messages.push(format!(
-                            "setoption {name}: {n} is outside {lo}..{hi}; using {c}"
-                        ));
-                    }
-                    #[allow(clippy::redundant_closure_call)]
-                    ($set)(c);
-                }
-                None => bad!("needs a whole number"),
-            }
-        };
-    }
-    macro_rules! choice {
-        ($parse:expr, $target:expr, $names:expr) => {
-            match $parse(text) {
-                Some(v) => $target = v,
-                None => bad!(format!("needs one of {}", $names.join("/"))),
-            }
-        };
-    }
-    match key {
-        Key::Hash => {
-            // UCCI: 0 lets the engine choose.
-            let cap = max_hash_mb();
-            spin!(0, MAX_HASH_MB, |n: i64| {
-                let mb = if n == 0 { DEFAULT_HASH_MB } else { n as usize };
-                if mb > cap {
-                    out.messages.push(format!(
-                        "setoption {name}: {mb} MB exceeds the memory available; using {cap}"
-                    ));
-                }
-                opts.hash_mb = mb.min(cap);
-            })
-        }
-        Key::Threads => spin!(0, MAX_THREADS, |n: i64| {
-            opts.threads = if n == 0 {
-                std::thread::available_parallelism().map_or(1, |p| p.get())
-            } else {
-                n as usize
-            }
-        }),
-        Key::MultiPv => spin!(1, MAX_MULTIPV, |n: i64| opts.multipv = n as usize),
-        Key::MoveOverhead => spin!(0, MAX_MOVE_OVERHEAD_MS, |n: i64| opts.move_overhead =
-            Duration::from_millis(n as u64)),
-        Key::NaturalLimit => spin!(NATURAL_LIMIT_RANGE.0, NATURAL_LIMIT_RANGE.1, |n: i64| {
-            opts.natural_limit = n as u32
-        }),
-        Key::Ponder => check!(opts.ponder),
-        Key::UseHash => check!(opts.use_hash),
-        Key::UseBook => check!(opts.use_book),
-        Key::Resign => check!(opts.resign),
-        Key::UseMillisec => check!(front.usemillisec),
-        Key::Batch => check!(front.batch),
-        Key::Debug => check!(front.debug),
-        Key::ShowWdl => check!(front.show_wdl),
-        Key::Promotion => {
-            check!(opts.promotion);
-            if opts.promotion {
-                out.messages.push(
-                    "the promotion variant is not supported; playing standard Xiangqi".to_string(),
-                );
-            }
-        }
-        Key::NewGame => out.new_game = true,
-        // The files are opened at the first `go` that uses them, which
-        // reports any that cannot be read (nothing is read that is not
-        // used).
-        Key::BookFiles => {
-            opts.book_files = if text == "<empty>" {
-                String::new()
-            } else {
-                text.to_string()
-            }
-        }
-        Key::BookBest => check!(opts.book_best),
-        Key::BookDepth => spin!(0, MAX_BOOK_DEPTH, |n: i64| opts.book_depth = n as u32),
-        Key::Idle => choice!(Level::parse, opts.idle, Level::NAMES),
-        Key::Pruning => choice!(Level::parse, opts.pruning, Level::NAMES),
-        Key::Knowledge => choice!(Level::parse, opts.knowledge, Level::NAMES),
-        Key::Randomness => choice!(Randomness::parse, opts.randomness, Randomness::NAMES),
-        Key::Rules => choice!(
-            |t: &str| t.parse::<RuleBook>().ok(),
-            opts.rule_book,
-            RULE_BOOKS
-        ),
-        Key::Style => choice!(Style::parse, opts.style, Style::NAMES),
-        Key::Variant => {
-            if text.eq_ignore_ascii_case("xiangqi") {
-                front.one_based = true;
-            } else {
-                out.messages.push(format!(
-                    "variant '{text}' is not supported; this engine plays xiangqi only"
-                ));
-            }
-        }
-        Key::WeightsFile => match EvalWeights::load(text) {
-            Ok(w) => opts.weights = w,
-            Err(e) => {
-                let current = match opts.weights.file.as_str() {
-                    "" => "the built-in weights",
-                    file => file,
-                };
-                out.messages
-                    .push(format!("setoption {name}: {e}; keeping {current}"))
-            }
+    let mut t = Target {
+        engine: opts,
+        front,
+        name,
+        out: &mut out,
+    };
+    let bad = |t: &mut Target<'_>, what: &str| {
+        t.say(format!("{what}, got '{text}'; value unchanged"));
+    };
+    match row.kind {
+        Kind::Check { set, .. } => match parse_bool(text) {
+            Some(b) => set(&mut t, b),
+            None => bad(&mut t, "needs true/false (or on/off)"),
         },
-        Key::EvalFile => match EvalNetwork::load(text) {
-            Ok(n) => opts.network = n,
-            Err(e) => out.messages.push(format!(
-                "setoption {name}: {e}; keeping {}",
-                opts.network.source()
-            )),
+        Kind::Spin {
+            min,
+            max,
+            zero_is_auto,
+            set,
+            ..
+        } => match parse_int(text) {
+            Some(n) => {
+                let lo = if zero_is_auto { 0 } else { min };
+                let c = n.clamp(lo, max);
+                if c != n {
+                    t.say(format!("{n} is outside {lo}..{max}; using {c}"));
+                }
+                set(&mut t, c);
+            }
+            None => bad(&mut t, "needs a whole number"),
         },
-        Key::UseNnue => check!(opts.use_nnue),
-        Key::SkillLevel => spin!(0, FULL_SKILL, |n: i64| opts.skill_level = n as u8),
-        Key::LimitStrength => check!(opts.limit_strength),
-        Key::Elo => {
-            let (lo, hi) = Skill::elo_range();
-            spin!(lo, hi, |n: i64| opts.elo = n as i32)
+        Kind::Combo { vars, set, .. } => {
+            if !set(&mut t, text) {
+                bad(&mut t, &format!("needs one of {}", vars.join("/")));
+            }
         }
-        Key::Legacy => log::info!("setoption {name}: legacy option, ignored"),
+        Kind::Text { set, .. } => set(&mut t, text),
+        Kind::Button { press } => press(&mut t),
+        Kind::Ignored => log::info!("setoption {name}: legacy option, ignored"),
     }
     out
 }
@@ -762,6 +1057,161 @@ mod tests {
                 .and_then(|r| r.split(" type ").next())
                 .unwrap();
             assert!(lookup(name).is_some(), "{name}");
+        }
+    }
+
+    /// The UCI handshake's option lines, as GUIs have seen them since the
+    /// book options came (a change here is a change GUIs see).
+    const UCI_HANDSHAKE: &[&str] = &[
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Clear Hash type button",
+        "option name Ponder type check default false",
+        "option name MultiPV type spin default 1 min 1 max 128",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Natural Move Limit type spin default 120 min 2 max 1000",
+        "option name OwnBook type check default false",
+        "option name Book File type string default <empty>",
+        "option name Best Book Move type check default false",
+        "option name Book Depth type spin default 0 min 0 max 1000",
+        "option name WeightsFile type string default <empty>",
+        "option name EvalFile type string default <empty>",
+        "option name Use NNUE type check default true",
+        "option name Repetition Rules type combo default chinese var chinese var asian",
+        "option name Idle type combo default none var none var small var medium var large",
+        "option name Pruning type combo default large var none var small var medium var large",
+        "option name Knowledge type combo default large var none var small var medium var large",
+        "option name Randomness type combo default none var none var tiny var small var medium var large var huge",
+        "option name Style type combo default normal var solid var normal var risky",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 3031 min 808 max 3031",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_Variant type combo default xiangqi var xiangqi",
+    ];
+
+    /// The UCCI handshake's option lines (ElephantEye's order).
+    const UCCI_HANDSHAKE: &[&str] = &[
+        "option usemillisec type check default true",
+        "option batch type check default false",
+        "option debug type check default false",
+        "option ponder type check default false",
+        "option usehash type check default true",
+        "option usebook type check default false",
+        "option bookfiles type string default <empty>",
+        "option bestbookmove type check default false",
+        "option bookdepth type spin min 0 max 1000 default 0",
+        "option weightsfile type string default <empty>",
+        "option evalfile type string default <empty>",
+        "option usennue type check default true",
+        "option rules type combo var chinese var asian default chinese",
+        "option hashsize type spin min 0 max 65536 default 16",
+        "option threads type spin min 0 max 256 default 1",
+        "option multipv type spin min 1 max 128 default 1",
+        "option moveoverhead type spin min 0 max 5000 default 30",
+        "option naturalmovelimit type spin min 2 max 1000 default 120",
+        "option idle type combo var none var small var medium var large default none",
+        "option pruning type combo var none var small var medium var large default large",
+        "option knowledge type combo var none var small var medium var large default large",
+        "option randomness type combo var none var tiny var small var medium var large var huge default none",
+        "option style type combo var solid var normal var risky default normal",
+        "option promotion type check default false",
+        "option resign type check default true",
+        "option skill type spin min 0 max 20 default 20",
+        "option limitstrength type check default false",
+        "option elo type spin min 808 max 3031 default 3031",
+        "option newgame type button",
+    ];
+
+    #[test]
+    fn the_handshakes_are_pinned_line_for_line() {
+        for (dialect, pinned) in [
+            (Dialect::Uci, UCI_HANDSHAKE),
+            (Dialect::Ucci, UCCI_HANDSHAKE),
+        ] {
+            let lines = announce(dialect);
+            // A `tune` build adds the search parameters after these.
+            assert_eq!(
+                &lines[..pinned.len().min(lines.len())],
+                pinned,
+                "{dialect:?}"
+            );
+            assert_eq!(lines.len() - pinned.len(), tuning_options(dialect).len());
+        }
+    }
+
+    #[test]
+    fn every_name_belongs_to_one_row_and_every_place_to_one_option() {
+        let mut seen = std::collections::HashMap::new();
+        for r in OPTIONS {
+            for a in r.aliases {
+                assert_eq!(normalise(a), *a, "alias {a} is not normalised");
+            }
+            // A row's UCI and UCCI names may be the same word.
+            let names: std::collections::BTreeSet<String> = r.names().collect();
+            for n in names {
+                assert_eq!(seen.insert(n.clone(), r.key), None, "{n} is in two rows");
+                assert_eq!(lookup(&n), Some(r.key));
+            }
+            assert_eq!(
+                matches!(r.kind, Kind::Ignored),
+                r.key == Key::Legacy,
+                "{:?}",
+                r.key
+            );
+        }
+        for dialect in [Dialect::Uci, Dialect::Ucci] {
+            let mut places: Vec<u8> = OPTIONS
+                .iter()
+                .filter_map(|r| r.announced(dialect).map(|a| a.place))
+                .collect();
+            places.sort_unstable();
+            let expected: Vec<u8> = (1..=places.len() as u8).collect();
+            assert_eq!(places, expected, "{dialect:?} places");
+        }
+        // The legacy names are accepted, never announced.
+        let legacy = OPTIONS.iter().find(|r| r.key == Key::Legacy).unwrap();
+        assert!(legacy.uci.is_none() && legacy.ucci.is_none());
+    }
+
+    #[test]
+    fn a_gui_that_sends_back_every_default_changes_nothing() {
+        for dialect in [Dialect::Uci, Dialect::Ucci] {
+            for r in OPTIONS {
+                let Some(a) = r.announced(dialect) else {
+                    continue;
+                };
+                let mut o = EngineOptions::default();
+                let mut f = FrontSettings::default();
+                let line = option_line(
+                    dialect,
+                    a.name,
+                    &r.kind.announced_type(dialect, &o, &f).unwrap(),
+                );
+                let value = match r.kind {
+                    Kind::Button { .. } => None,
+                    // The default is the line's last word in UCCI, the one
+                    // after `default` in UCI.
+                    _ => {
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        let at = words.iter().rposition(|w| *w == "default").unwrap();
+                        Some(words[at + 1])
+                    }
+                };
+                let applied = apply(a.name, value, &mut o, &mut f, dialect);
+                assert!(
+                    applied.messages.is_empty(),
+                    "{line}: {:?}",
+                    applied.messages
+                );
+                assert_eq!(o, EngineOptions::default(), "{line}");
+                match r.key {
+                    // Sending `UCI_Variant xiangqi` asks for ranks 1–10.
+                    Key::Variant => assert!(f.one_based),
+                    _ => assert_eq!(f, FrontSettings::default(), "{line}"),
+                }
+                assert_eq!(applied.new_game, r.key == Key::NewGame, "{line}");
+            }
         }
     }
 
