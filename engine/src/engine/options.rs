@@ -187,7 +187,7 @@ pub struct EngineOptions {
     pub style: Style,
     /// Advisor/elephant promotion variant (not supported; remembered only).
     pub promotion: bool,
-    /// Resign hopeless positions (reported in [`Outcome::resign`]).
+    /// Resign hopeless positions (reported in [`Outcome::resign`](super::Outcome::resign)).
     pub resign: bool,
     /// The evaluation weights: the built-in ones, or a table read from a
     /// file (the `WeightsFile` option).
