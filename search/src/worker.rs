@@ -293,7 +293,7 @@ impl<'a> Worker<'a> {
         let multipv = multipv.clamp(1, self.root_moves.len().max(1));
         let mut depth = 1;
         while depth <= max_depth && !self.stopped {
-            if self.id > 0 && depth > 2 && (depth + self.id as u32).is_multiple_of(3) {
+            if self.id > 0 && depth > 2 && (depth + self.id as u32) % 3 == 0 {
                 depth += 1;
                 continue;
             }
