@@ -80,13 +80,17 @@ pub fn build(
         if kept.len() >= cfg.count {
             break;
         }
+        // Every line counts as examined, kept or not.
+        report(n + 1, kept.len());
         let pos: Position = l.position();
         let fen = pos.to_fen();
-        let k = key(&fen);
-        if !seen.insert(k) || !seen.insert(mirror_key(&fen)) {
-            continue;
-        }
-        if pos.in_check() || !pos.has_legal_move() {
+        let (k, mirror) = (key(&fen), mirror_key(&fen));
+        // Both looked up before either is added: a position that is its
+        // own mirror (the start) has one key and is no duplicate of itself.
+        let duplicate = seen.contains(&k) || seen.contains(&mirror);
+        seen.insert(k);
+        seen.insert(mirror);
+        if duplicate || pos.in_check() || !pos.has_legal_move() {
             continue;
         }
         searcher.clear();
@@ -97,8 +101,8 @@ pub fn build(
                 score: r.score,
                 depth: r.depth,
             });
+            report(n + 1, kept.len());
         }
-        report(n + 1, kept.len());
     }
     kept
 }
@@ -163,6 +167,28 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symmetric_positions_are_kept_and_mirrors_dropped() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let central = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+        let input =
+            crate::openings::parse_text(&format!("{start}\n{central}\n{}\n", mirror_fen(central)))
+                .unwrap();
+        let cfg = BookConfig {
+            depth: 1,
+            margin: 10_000,
+            count: 10,
+            seed: 1,
+            hash_mb: 1,
+            notes: Vec::new(),
+        };
+        let mut examined = 0;
+        let kept = build(input, &cfg, &mut |n, _| examined = n);
+        assert_eq!(examined, 3);
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        assert!(kept.iter().any(|e| e.fen == start));
+    }
 
     #[test]
     fn mirror() {
