@@ -1,6 +1,7 @@
 //! Move-ordering memory: butterfly history (by side, from, to), counter
 //! moves and continuation history (by the previous moves' piece and target).
 
+use crate::correction::Correction;
 use shuai_board::{Color, Move, Piece, Square, SQUARES};
 
 /// Largest magnitude a history value reaches (the gravity formula keeps
@@ -40,6 +41,8 @@ const PIECE_TO: usize = Piece::COUNT * SQUARES;
 
 /// All ordering tables of one search thread.
 pub struct History {
+    /// What the search learned about the static evaluation's errors.
+    pub correction: Correction,
     butterfly: Vec<i16>,
     counters: Vec<Move>,
     /// One row of `PIECE_TO` values per previous move, then a row of zeros
@@ -78,6 +81,7 @@ impl History {
     /// Empty tables.
     pub fn new() -> History {
         History {
+            correction: Correction::default(),
             butterfly: vec![0; 2 * SQUARES * SQUARES],
             counters: vec![Move::NULL; PIECE_TO],
             continuation: vec![0; PIECE_TO * PIECE_TO + PIECE_TO],

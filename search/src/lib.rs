@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+mod correction;
 mod history;
 mod limits;
 mod ordering;

@@ -76,8 +76,9 @@ params! {
     asp_score_div = 16, 4..=64, step 4: "Aspiration window: widened by |score| / this";
     asp_growth = 10, 0..=60, step 4: "Aspiration window: added to the half-width after each failure (besides half of it)";
     nmp_min_depth = 3, 2..=6, step 1: "Null move: smallest depth tried";
-    nmp_base = 2, 1..=5, step 1: "Null move: reduction at small depths";
-    nmp_depth_div = 4, 2..=10, step 1: "Null move: one more ply of reduction per this many plies of depth";
+    nmp_base = 3, 1..=5, step 1: "Null move: reduction at small depths";
+    nmp_depth_div = 3, 2..=10, step 1: "Null move: one more ply of reduction per this many plies of depth";
+    nmp_eval_div = 200, 50..=600, step 20: "Null move: one more ply of reduction per this many centipawns the evaluation is above beta (at most three)";
     rfp_max_depth = 6, 1..=10, step 1: "Reverse futility pruning: largest depth pruned";
     rfp_margin = 90, 30..=250, step 10: "Reverse futility pruning: margin per ply of depth, centipawns";
     iir_depth = 4, 2..=10, step 1: "Internal iterative reduction: smallest depth reduced";
