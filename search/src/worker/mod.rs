@@ -1,0 +1,394 @@
+//! One search thread: iterative deepening over a principal variation
+//! search with quiescence, pruning and reductions. This module holds the
+//! thread's state and what every node uses (moves made with their
+//! accumulators, the evaluation, the table probe, the node count); the
+//! root iteration, the search below the root and quiescence have a module
+//! each.
+
+mod node;
+mod quiescence;
+mod root;
+
+use crate::history::{History, PieceTo};
+use crate::params;
+use crate::score::*;
+use crate::tt::Hit;
+use crate::vote::ThreadBest;
+use crate::Shared;
+use shuai_board::{Move, PieceKind, Position};
+use shuai_eval::nnue::{self, Accumulator, Change, Network};
+use std::sync::atomic::Ordering;
+
+/// How the position at one ply differs from its parent's, for the
+/// network's accumulators.
+#[derive(Clone, Copy)]
+enum Step {
+    /// A move: the accumulators are the parent's updated by the change.
+    Move(Change),
+    /// A null move: the pieces stand as in the parent, so the accumulators
+    /// are the parent's.
+    Null,
+}
+
+/// The network's accumulators of one ply of the search path. They are
+/// computed lazily: making a move only records the [`Step`]; the first
+/// evaluation at or below the ply brings the path's accumulators up to
+/// date from the nearest computed ancestor (nodes cut off by the table
+/// never pay for them).
+#[derive(Clone, Copy)]
+struct AccEntry {
+    acc: Accumulator,
+    step: Step,
+    computed: bool,
+}
+
+/// Per-ply state of the current search path.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Static evaluation (meaningless when in check).
+    eval: i32,
+    /// The move that led to this node's child currently being searched,
+    /// with its piece, for continuation history.
+    played: Option<PieceTo>,
+    killers: [Move; 2],
+    in_check: bool,
+    /// The move a singular-extension search leaves out at this node
+    /// (`Move::NULL` in a normal search).
+    excluded: Move,
+}
+
+/// A root move with what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Late-move reduction table, indexed by depth and move number.
+pub(crate) fn reductions() -> Vec<[u8; 64]> {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
+    (0..64)
+        .map(|d| {
+            let mut row = [0u8; 64];
+            for (n, r) in row.iter_mut().enumerate() {
+                if d > 0 && n > 0 {
+                    *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// One thread's search state.
+pub(crate) struct Worker<'a> {
+    pub id: usize,
+    pub pos: Position,
+    shared: &'a Shared<'a>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    frames: Vec<Frame>,
+    /// The thread's move-ordering memory, kept from search to search.
+    history: &'a mut History,
+    pv: Vec<Vec<Move>>,
+    /// The searcher's late-move reduction table.
+    lmr: &'a [[u8; 64]],
+    /// Ply count of the position at the root.
+    root_ply: usize,
+    pub root_moves: Vec<RootMove>,
+    pub stopped: bool,
+    pub completed_depth: u32,
+    /// The best line of the last completed iteration.
+    completed: Option<ThreadBest>,
+    /// Decaying count of best-move changes between iterations.
+    best_move_changes: f64,
+    /// The network's accumulators along the search path, one per ply
+    /// (empty without a network); the root's is always computed.
+    accs: Box<[AccEntry]>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: &Position,
+        shared: &'a Shared<'a>,
+        history: &'a mut History,
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            pos: pos.clone(),
+            shared,
+            nodes: 0,
+            seldepth: 0,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            history,
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            lmr: shared.lmr,
+            root_ply: pos.ply_count(),
+            root_moves: root_moves
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    previous_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect(),
+            stopped: false,
+            completed_depth: 0,
+            completed: None,
+            best_move_changes: 0.0,
+            accs: match shared.network {
+                Some(net) => {
+                    let root = AccEntry {
+                        acc: Accumulator::new(net, pos),
+                        step: Step::Null,
+                        computed: true,
+                    };
+                    vec![root; MAX_PLY + 4].into_boxed_slice()
+                }
+                None => Box::default(),
+            },
+        }
+    }
+
+    /// Plays `m` at `ply`, noting what it changes for the network.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize) {
+        if self.shared.network.is_some() {
+            let change = Change::of_move(&self.pos, m).expect("move has a piece");
+            let entry = &mut self.accs[ply + 1];
+            entry.step = Step::Move(change);
+            entry.computed = false;
+        }
+        self.pos.make_move(m);
+        self.shared.tt.prefetch(self.pos.key());
+    }
+
+    /// Passes at `ply` (null-move pruning): the child shares the parent's
+    /// accumulators.
+    #[inline]
+    fn make_null_move(&mut self, ply: usize) {
+        if self.shared.network.is_some() {
+            let entry = &mut self.accs[ply + 1];
+            entry.step = Step::Null;
+            entry.computed = false;
+        }
+        self.pos.make_null_move();
+    }
+
+    /// The static evaluation of the node at `ply` (the current position):
+    /// the network's when the search has one, else the hand-written one;
+    /// clamped to [`EVAL_LIMIT`] so that no evaluation (a random network,
+    /// an absurd weights file) is read as a mate or a rule verdict.
+    #[inline]
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        let eval = match self.shared.network {
+            None => shuai_eval::evaluate_with(&self.pos, self.shared.weights),
+            Some(net) => {
+                if self.shared.full_refresh {
+                    self.accs[ply].acc.refresh(net, &self.pos);
+                } else {
+                    self.update_accumulators(net, ply);
+                }
+                let side = self.pos.side_to_move();
+                nnue::evaluate(net, &self.accs[ply].acc, side)
+            }
+        };
+        eval.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The table's entry for the current position (the node at `ply`), its
+    /// mate scores checked against the natural-move limit: the entry may
+    /// come from the same placement reached with fewer plies on the clock.
+    #[inline]
+    fn probe(&self, ply: usize) -> Option<Hit> {
+        let plies_left = self
+            .shared
+            .natural_limit
+            .saturating_sub(u32::from(self.pos.halfmove_clock()));
+        self.shared.tt.probe(self.pos.key(), ply).map(|h| Hit {
+            score: limit_mate(h.score, ply, plies_left),
+            ..h
+        })
+    }
+
+    /// Brings the accumulators of the path up to `ply` up to date, from
+    /// the nearest ply whose accumulators are computed (the root's always
+    /// are).
+    fn update_accumulators(&mut self, net: &Network, ply: usize) {
+        let mut first = ply;
+        while !self.accs[first].computed {
+            first -= 1;
+        }
+        for p in first + 1..=ply {
+            let (done, rest) = self.accs.split_at_mut(p);
+            let parent = &done[p - 1].acc;
+            let entry = &mut rest[0];
+            match entry.step {
+                Step::Move(change) => entry.acc.update(parent, net, &change),
+                Step::Null => entry.acc = *parent,
+            }
+            entry.computed = true;
+        }
+    }
+
+    /// `raw` (a static evaluation of the current position) moved by the
+    /// correction history, inside the evaluation's range.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        (raw + self.history.correction.of(&self.pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The thread's result for the Lazy SMP vote: the line of its last
+    /// completed iteration, or the move that beat it in the interrupted
+    /// one (proven by a full-window search, but not reported yet).
+    pub fn best(&self) -> ThreadBest {
+        let rm = &self.root_moves[0];
+        match &self.completed {
+            Some(done) if done.mv == rm.mv => done.clone(),
+            _ => ThreadBest {
+                mv: rm.mv,
+                score: rm.score,
+                depth: self.completed_depth,
+                seldepth: rm.seldepth,
+                pv: rm.pv.clone(),
+                shown: false,
+            },
+        }
+    }
+
+    /// How unsettled the best move is: 1.0 when it has not changed lately,
+    /// up to about 2.5 when it keeps changing.
+    pub fn instability(&self) -> f64 {
+        1.0 + self.best_move_changes.min(3.0) * f64::from(params::tm_instability()) / 100.0
+    }
+
+    /// Counts a node and, every `check_mask + 1` nodes (1024 unless a
+    /// small node limit asks for more), publishes the count and checks the
+    /// stop conditions.
+    #[inline]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes & self.shared.check_mask == 0 {
+            self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.shared.check_limits();
+            }
+            if self.shared.control.stopped() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// The moves that led to the node at `ply` (the last, then the one
+    /// before), for continuation history.
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            if ply >= 1 {
+                self.frames[ply - 1].played
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.frames[ply - 2].played
+            } else {
+                None
+            },
+        ]
+    }
+
+    /// The principal variation at `ply`: `m`, then the child's.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Whether the side to move has a rook, horse or cannon (null-move
+    /// pruning is unsafe in pawn and defender endings, where zugzwang is
+    /// common).
+    fn has_attacking_material(&self) -> bool {
+        let side = self.pos.side_to_move();
+        [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .any(|&k| self.pos.pieces(side, k).any())
+    }
+
+    /// A draw by insufficient material or by the natural-move limit.
+    fn draw_by_material_or_limit(&self, in_check: bool, ply: usize) -> Option<i32> {
+        let attackers = self.pos.kind_bb(PieceKind::Rook)
+            | self.pos.kind_bb(PieceKind::Horse)
+            | self.pos.kind_bb(PieceKind::Cannon)
+            | self.pos.kind_bb(PieceKind::Pawn);
+        if attackers.is_empty() {
+            return Some(DRAW);
+        }
+        if u32::from(self.pos.halfmove_clock()) >= self.shared.natural_limit {
+            // Mate on the last move of the stretch still wins.
+            if in_check && !self.pos.has_legal_move() {
+                return Some(mated_in(ply));
+            }
+            return Some(DRAW);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::Bound;
+    use crate::{Control, Limits, TimeManager, TranspositionTable};
+    use shuai_board::rules::RuleBook;
+    use std::sync::atomic::AtomicU64;
+
+    /// A mate the table learned with few plies on the clock is only an
+    /// unproven win when the same placement comes back too close to the
+    /// natural-move limit for that mate.
+    #[test]
+    fn table_mates_respect_the_natural_limit() {
+        let tt = TranspositionTable::new(1);
+        let control = Control::new();
+        let limits = Limits::depth(1);
+        let lmr = reductions();
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            limits: &limits,
+            time: TimeManager::new(&limits, std::time::Instant::now()),
+            node_counts: vec![AtomicU64::new(0)],
+            check_mask: 1023,
+            natural_limit: 120,
+            rule_book: RuleBook::Chinese,
+            reporter: &|_| {},
+            weights: &shuai_eval::Weights::DEFAULT,
+            network: None,
+            full_refresh: false,
+            lmr: &lmr,
+        };
+        let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
+        let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();
+        // Mate in 3 plies from this node, found at ply 2 of some search.
+        tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
+        for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
+            let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
+            let mut history = History::new();
+            let worker = Worker::new(0, &pos, &shared, &mut history, Vec::new());
+            assert_eq!(
+                worker.probe(2).map(|h| h.score),
+                Some(expected),
+                "clock {clock}"
+            );
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! The principal variation search below the root: the table, pruning,
+//! extensions and reductions, in numbered steps.
+
+use super::Worker;
+use crate::history::{bonus, PieceTo};
+use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
+use crate::params;
+use crate::repetition;
+use crate::score::*;
+use crate::tt::{Bound, Hit};
+use shuai_board::{GenKind, Move, MoveList, Position};
+
+/// What the singular-extension test found for a table move.
+enum Singular {
+    /// Not tried, or nothing to change.
+    Untested,
+    /// Search the move this many plies deeper (or, negative, shallower).
+    Extend(i32),
+    /// Return this score from the node (multi-cut, or a stopped search).
+    Cut(i32),
+}
+
+/// Null-move reduction with the hand-written evaluation: this many plies
+/// plus one per [`HCE_NMP_DEPTH_DIV`] plies of depth.
+const HCE_NMP_BASE: i32 = 2;
+
+/// See [`HCE_NMP_BASE`].
+const HCE_NMP_DEPTH_DIV: i32 = 4;
+
+impl Worker<'_> {
+    /// The principal variation search below the root.
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. Leaves go to quiescence; a stopped search unwinds.
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence::<PV>(alpha, beta, ply);
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let shield = self.pos.king_shield();
+        let in_check = shield.in_check();
+
+        // Step 2. Draws and rule verdicts that depend on the path.
+        if let Some(score) = repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
+        {
+            return score;
+        }
+        if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.evaluate(ply) };
+        }
+        // Step 3. Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. The table: its move first, its score if deep enough
+        // (not in a singular-extension search, which leaves a move out).
+        let excluded = self.frames[ply].excluded;
+        let singular_search = excluded != Move::NULL;
+        let key = self.pos.key();
+        let hit = self.probe(ply);
+        let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(h) = hit {
+            if !PV && !singular_search && h.depth >= depth && h.cuts_off(alpha, beta) {
+                return h.score;
+            }
+        }
+
+        // Step 5. Static evaluation (the table's when it has one), moved
+        // by what the correction history learned.
+        let raw_eval = if in_check {
+            -INFINITE
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            self.evaluate(ply)
+        };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
+        };
+        self.frames[ply].eval = eval;
+        self.frames[ply].in_check = in_check;
+        self.frames[ply + 1].killers = [Move::NULL; 2];
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        // Step 6. Reverse futility pruning, then the null move.
+        if !PV && !in_check && !singular_search {
+            // Reverse futility: a static evaluation far enough above beta
+            // at a shallow depth stands. With the hand-written evaluation
+            // this hid mating attacks (a side far ahead in material is
+            // often the one about to be mated), so it is kept shallow and
+            // off when the evaluation is the hand-written one.
+            if self.shared.network.is_some()
+                && depth <= params::rfp_max_depth()
+                && eval < EVAL_LIMIT
+                && beta.abs() < RULE_BOUND
+                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+            // Null move: if passing still beats beta, a real move will.
+            if depth >= params::nmp_min_depth()
+                && eval >= beta
+                && self.has_attacking_material()
+                && self.frames[ply.saturating_sub(1)].played.is_some()
+            {
+                // Deeper when the evaluation is well above beta: the
+                // further ahead, the less a real move needs to show. With
+                // the hand-written evaluation the reduction stays gentle:
+                // a deeper one hid mating attacks and rule wins that its
+                // tests pin (`keeps_the_cycle_when_the_opponents_perpetual_is_forbidden`).
+                let r = if self.shared.network.is_some() {
+                    params::nmp_base()
+                        + depth / params::nmp_depth_div()
+                        + ((eval - beta) / params::nmp_eval_div()).min(3)
+                } else {
+                    HCE_NMP_BASE + depth / HCE_NMP_DEPTH_DIV
+                };
+                self.frames[ply].played = None;
+                self.make_null_move(ply);
+                self.visit();
+                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta && !is_mate(score) && !is_rule_score(score) {
+                    return score;
+                }
+            }
+        }
+        // Step 7. Internal iterative reduction: without a table move this
+        // node was not searched before, so search it shallower first.
+        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) && !singular_search
+        {
+            depth -= 1;
+        }
+
+        // Step 8. Moves, ordered.
+        let mut picker = MovePicker::new();
+        self.pos
+            .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
+        if picker.is_empty() {
+            // Checkmate and stalemate both lose in Xiangqi.
+            return mated_in(ply);
+        }
+        let prevs = self.previous_moves(ply);
+        let side = self.pos.side_to_move();
+        let hints = OrderingHints {
+            tt_move,
+            killers: self.frames[ply].killers,
+            counter: prevs[0].map_or(Move::NULL, |p| self.history.counter(p)),
+        };
+        picker.score(&self.pos, &hints);
+
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: MoveList = MoveList::new();
+        let mut searched = 0usize;
+        let original_alpha = alpha;
+        while let Some(m) = picker.next(&self.pos, || {
+            let scorer = self.history.quiet_scorer(side, prevs);
+            let pos = &self.pos;
+            move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
+        }) {
+            if m == excluded {
+                continue;
+            }
+            let capture = is_capture(&self.pos, m);
+            let gives_check = self.pos.gives_check(m);
+            let quiet = !capture;
+            // Step 9. Shallow pruning of moves unlikely to matter: late
+            // quiet moves, futile quiet moves, quiet moves with a bad
+            // history, losing captures.
+            if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
+                if quiet && !gives_check {
+                    let lmp_limit =
+                        (params::lmp_base() + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= params::lmp_max_depth() && searched as i32 >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= params::futility_max_depth()
+                        && eval + params::futility_base() + params::futility_per_depth() * depth
+                            <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= params::history_prune_depth()
+                        && self
+                            .history
+                            .quiet_scorer(side, prevs)
+                            .score(self.pos.piece_at(m.from()).expect("move has a piece"), m)
+                            < -params::history_prune_margin() * depth
+                    {
+                        continue;
+                    }
+                } else if capture
+                    && !gives_check
+                    && depth <= params::see_prune_max_depth()
+                    && !good_capture(&self.pos, m, -params::see_prune_margin() * depth)
+                {
+                    // A losing capture with check is often the sacrifice
+                    // that opens the palace: never pruned.
+                    continue;
+                }
+            }
+            // Step 10. Extensions: a singular table move (the only move
+            // that holds, by a reduced search of the others) is searched
+            // deeper, and one that others also hold reduced; else a check
+            // is extended.
+            let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
+            let mut extension = i32::from(gives_check && extend_more);
+            if let Some(h) = hit.filter(|_| {
+                Some(m) == tt_move
+                    && extend_more
+                    && !singular_search
+                    && depth >= params::se_min_depth()
+            }) {
+                match self.singular(h, m, depth, beta, ply, cut_node) {
+                    Singular::Untested => {}
+                    Singular::Extend(e) => extension = e,
+                    Singular::Cut(score) => return score,
+                }
+            }
+            let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+            self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
+            let new_depth = depth - 1 + extension;
+            self.make_move(m, ply);
+            self.visit();
+            searched += 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
+            } else {
+                // Late move reductions for quiet moves tried late.
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + usize::from(PV) && quiet {
+                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r -= i32::from(PV);
+                    r += i32::from(cut_node);
+                    r -= i32::from(improving);
+                    r -= i32::from(gives_check);
+                    // Moves with a good history are reduced less, those
+                    // with a bad one more.
+                    let history = self.history.quiet_scorer(side, prevs).score(piece, m);
+                    r -= history / params::lmr_history_div();
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            // Step 11. A new best move; a cut-off rewards quiet moves.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(ply, m, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
+            }
+        }
+        if searched == 0 {
+            // A singular-extension search whose only move was left out.
+            debug_assert!(singular_search, "the first move is never pruned");
+            return alpha;
+        }
+        if singular_search {
+            return best;
+        }
+        // Step 12. The result into the table; what it says about the
+        // static evaluation into the correction history (not from a
+        // capture, whose gain the evaluation could not see, nor from a
+        // bound on the evaluation's side).
+        let bound = Bound::of(best, original_alpha, beta);
+        if !in_check
+            && best_move.is_none_or(|m| !is_capture(&self.pos, m))
+            && best.abs() < EVAL_LIMIT
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            self.history.correction.update(&self.pos, eval, best, depth);
+        }
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move.or(tt_move),
+            best,
+            if in_check { 0 } else { raw_eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    /// Singular extension of the table move `m` at `ply` (entry `h`): the
+    /// other moves are searched at half depth against the table score less
+    /// a margin. None reaching it: `m` is singular, one ply more. One
+    /// beating beta as well: the node is cut (multi-cut). Otherwise a table
+    /// score over beta says `m` need not be searched as deep: one ply less.
+    fn singular(
+        &mut self,
+        h: Hit,
+        m: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        // Off with the hand-written evaluation: its multi-cut hid a mate in
+        // 7 plies at depth 8 that the search found before
+        // (`finds_mating_attacks_the_old_pruning_hid`).
+        if self.shared.network.is_none()
+            || h.depth < depth - 3
+            || !matches!(h.bound, Bound::Lower | Bound::Exact)
+            || h.score.abs() >= UNPROVEN_WIN
+        {
+            return Singular::Untested;
+        }
+        let singular_beta = h.score - params::se_margin() * depth / 16;
+        self.frames[ply].excluded = m;
+        let score = self.search::<false>(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.frames[ply].excluded = Move::NULL;
+        if self.stopped {
+            Singular::Cut(0)
+        } else if score < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Untested
+        }
+    }
+
+    fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &MoveList) {
+        let side = self.pos.side_to_move();
+        let prevs = self.previous_moves(ply);
+        let b = bonus(depth);
+        let piece_to = |pos: &Position, m: Move| PieceTo {
+            piece: pos.piece_at(m.from()).expect("move has a piece"),
+            to: m.to(),
+        };
+        self.history
+            .update_quiet(side, m, piece_to(&self.pos, m), &prevs, b);
+        for &q in tried.iter().filter(|&&q| q != m) {
+            self.history
+                .update_quiet(side, q, piece_to(&self.pos, q), &prevs, -b);
+        }
+        let killers = &mut self.frames[ply].killers;
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        if let Some(p) = prevs[0] {
+            self.history.set_counter(p, m);
+        }
+    }
+}

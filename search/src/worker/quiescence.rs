@@ -1,0 +1,111 @@
+//! Quiescence: captures (every evasion in check) until the position is
+//! quiet, so that the evaluation is never taken in the middle of an exchange.
+
+use super::Worker;
+use crate::ordering::{good_capture, MovePicker};
+use crate::params;
+use crate::score::*;
+use crate::tt::Bound;
+use shuai_board::GenKind;
+
+impl Worker<'_> {
+    /// Quiescence: captures (and every evasion when in check) until the
+    /// position is quiet.
+    pub(super) fn quiescence<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let shield = self.pos.king_shield();
+        let in_check = shield.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.evaluate(ply) };
+        }
+        let key = self.pos.key();
+        let hit = self.probe(ply);
+        if let Some(h) = hit {
+            if !PV && h.depth >= 0 && h.cuts_off(alpha, beta) {
+                return h.score;
+            }
+        }
+        let mut best;
+        let eval;
+        let raw_eval;
+        let mut picker = MovePicker::new();
+        if in_check {
+            eval = -INFINITE;
+            raw_eval = 0;
+            best = -INFINITE;
+            self.pos
+                .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
+            if picker.is_empty() {
+                return mated_in(ply);
+            }
+        } else {
+            raw_eval = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(ply),
+            };
+            eval = self.corrected(raw_eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best = eval;
+            self.pos
+                .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
+        picker.score_captures(&self.pos);
+        while let Some(m) = picker.next(&self.pos, || |_| 0) {
+            if !in_check {
+                // Skip captures that lose material or cannot reach alpha.
+                let victim = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| shuai_board::see_value(p.kind()));
+                if eval + victim + params::qs_futility_margin() <= alpha && !self.pos.gives_check(m)
+                {
+                    continue;
+                }
+                if !good_capture(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make_move(m, ply);
+            self.visit();
+            let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = Bound::of(best, original_alpha, beta);
+        if !in_check || best > -MATE_BOUND {
+            self.shared
+                .tt
+                .store(key, ply, best_move, best, raw_eval, 0, bound);
+        }
+        best
+    }
+}
