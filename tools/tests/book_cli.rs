@@ -151,3 +151,15 @@ fn the_old_openings_form_still_works() {
         assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 1);
     }
 }
+
+#[test]
+fn the_shipped_book_opens() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/books/shuai.obk");
+    let book = Book::open(&path).unwrap();
+    assert_eq!(book.format(), shuai_engine::book::BookFormat::Obk);
+    let start = book.probe(&Position::startpos()).unwrap();
+    assert!(start.len() >= 2, "{start:?}");
+    assert!(start
+        .iter()
+        .all(|m| m.weight > 0 && m.wins.is_some() && m.draws.is_some() && m.losses.is_some()));
+}
