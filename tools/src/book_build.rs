@@ -88,8 +88,7 @@ pub fn read_games(text: &str) -> Result<GameFile, String> {
     Ok(file)
 }
 
-/// A game of the `games` array of a match report (`fen`, `moves` in ICCS,
-/// `result`).
+/// The games of a match report's `games` array.
 fn read_json(text: &str) -> Result<GameFile, String> {
     let v: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -98,22 +97,25 @@ fn read_json(text: &str) -> Result<GameFile, String> {
         .ok_or("JSON without a \"games\" array (expected a shuai-tools match --json report)")?;
     let mut file = GameFile::default();
     for (i, g) in games.iter().enumerate() {
-        let game = (|| {
-            let fen = g["fen"].as_str().ok_or("no \"fen\"")?;
-            let result = g["result"].as_str().ok_or("no \"result\"")?;
-            let moves = g["moves"].as_array().ok_or("no \"moves\" array")?;
-            let moves: Vec<&str> = moves
-                .iter()
-                .map(|m| m.as_str().ok_or("a move that is not a string"))
-                .collect::<Result<_, _>>()?;
-            make_game(Some(fen), Some(result), &moves)
-        })();
-        match game {
+        match json_game(g) {
             Ok(g) => file.games.push(g),
             Err(why) => file.skipped.push(format!("game {}: {why}", i + 1)),
         }
     }
     Ok(file)
+}
+
+/// One game of a match report: `fen`, `moves` (ICCS, book moves first)
+/// and `result`.
+fn json_game(g: &serde_json::Value) -> Result<BookGame, String> {
+    let fen = g["fen"].as_str().ok_or("no \"fen\"")?;
+    let result = g["result"].as_str().ok_or("no \"result\"")?;
+    let moves = g["moves"].as_array().ok_or("no \"moves\" array")?;
+    let moves: Vec<&str> = moves
+        .iter()
+        .map(|m| m.as_str().ok_or("a move that is not a string"))
+        .collect::<Result<_, _>>()?;
+    make_game(Some(fen), Some(result), &moves)
 }
 
 /// The game of a PGN record: the `[Result]` tag, or the marker after the
