@@ -8,10 +8,18 @@ use shuai_board::{Color, Move, Piece, Square, SQUARES};
 /// values inside it).
 const HISTORY_MAX: i32 = 16_384;
 
+/// The history bonus grows with the square of the depth times this...
+const BONUS_PER_DEPTH_SQUARED: i32 = 16;
+/// ...plus the depth times this...
+const BONUS_PER_DEPTH: i32 = 32;
+/// ...up to this (reached at depth 9): one deep cutoff must not outweigh
+/// what many shallower ones taught.
+const BONUS_MAX: i32 = 1600;
+
 /// The bonus for a move that caused a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(1600)
+    (depth * depth * BONUS_PER_DEPTH_SQUARED + depth * BONUS_PER_DEPTH).min(BONUS_MAX)
 }
 
 #[inline]

@@ -30,6 +30,7 @@ mod vote;
 mod worker;
 
 pub use limits::{Clock, Control, Limits};
+pub use params::Params;
 pub use score::DisplayScore;
 pub use time::TimeManager;
 pub use tt::{Bound, TranspositionTable};
@@ -137,15 +138,24 @@ pub(crate) struct Shared<'a> {
     full_refresh: bool,
     /// The late-move reduction table, by depth and move number.
     lmr: &'a [[u8; 64]],
+    /// The search's constants.
+    params: &'a Params,
 }
 
+/// Nodes between two checks of the limits, at most: a thousand nodes take
+/// about a millisecond, well inside any time limit's slack.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// The largest score fall (centipawns) the time manager stretches for.
+const MAX_SCORE_DROP: i32 = 200;
+
 /// How often workers check the limits (see [`Shared`]'s `check_mask`):
-/// every 1024 nodes, or about every eighth of a smaller node limit.
+/// every [`CHECK_INTERVAL`] nodes, or about every eighth of a smaller node
+/// limit.
 fn check_mask(limits: &Limits) -> u64 {
-    limits
-        .nodes
-        .map_or(1024, |n| (n / 8).clamp(1, 1024).next_power_of_two())
-        - 1
+    limits.nodes.map_or(CHECK_INTERVAL, |n| {
+        (n / 8).clamp(1, CHECK_INTERVAL).next_power_of_two()
+    }) - 1
 }
 
 impl Shared<'_> {
@@ -212,10 +222,12 @@ impl Shared<'_> {
         if main.root_moves.len() == 1 && main.completed_depth >= 4 {
             return false;
         }
-        // Stretch the budget when the score fell since the last iteration.
-        let drop = (best.previous_score - best.score).clamp(0, 200);
+        // Stretch the budget when the score fell since the last iteration
+        // (a fall of more than two pawns counts as two: the position has
+        // changed character, and more time rarely helps more).
+        let drop = (best.previous_score - best.score).clamp(0, MAX_SCORE_DROP);
         let scale = if best.previous_score > -score::INFINITE {
-            1.0 + f64::from(drop) / f64::from(params::tm_score_drop_div())
+            1.0 + f64::from(drop) / f64::from(self.params.tm_score_drop_div())
         } else {
             1.0
         };
@@ -235,8 +247,10 @@ pub struct Searcher {
     helpers: Option<rayon::ThreadPool>,
     /// Each thread's move-ordering tables, by thread id.
     histories: Vec<History>,
-    /// The late-move reduction table, computed once (at every search under
-    /// the `tune` feature, whose parameters can change between searches).
+    /// The search's constants.
+    params: Params,
+    /// The late-move reduction table, computed from `params` when they
+    /// change.
     lmr: Vec<[u8; 64]>,
     natural_limit: u32,
     rule_book: RuleBook,
@@ -253,7 +267,8 @@ impl Searcher {
             threads: 1,
             helpers: None,
             histories: Vec::new(),
-            lmr: worker::reductions(),
+            params: Params::default(),
+            lmr: worker::reductions(&Params::default()),
             natural_limit: DEFAULT_NATURAL_LIMIT,
             rule_book: RuleBook::Chinese,
             weights: Arc::new(Weights::DEFAULT),
@@ -333,6 +348,20 @@ impl Searcher {
         self.natural_limit = plies.max(1);
     }
 
+    /// Searches with `params` from the next search on (in a build without
+    /// the `tune` feature there is only one setting, the defaults).
+    pub fn set_params(&mut self, params: Params) {
+        if params != self.params {
+            self.lmr = worker::reductions(&params);
+            self.params = params;
+        }
+    }
+
+    /// The constants the search uses.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
     /// Scores repetitions inside the search by `book` (the Chinese rules
     /// until this is called). Verdicts are never stored in the table, so
     /// switching needs no clearing.
@@ -399,15 +428,11 @@ impl Searcher {
             };
         }
         let root_moves = order_root(pos, root_moves, &self.tt);
-        #[cfg(feature = "tune")]
-        {
-            self.lmr = worker::reductions();
-        }
         let shared = Shared {
             tt: &self.tt,
             control,
             limits,
-            time: TimeManager::new(limits, start),
+            time: TimeManager::new(limits, start, &self.params),
             node_counts: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
             check_mask: check_mask(limits),
             natural_limit: self.natural_limit,
@@ -417,6 +442,7 @@ impl Searcher {
             network: self.network.as_deref(),
             full_refresh: self.full_refresh,
             lmr: &self.lmr,
+            params: &self.params,
         };
         let max_depth = limits
             .depth
@@ -557,5 +583,31 @@ mod tests {
             // searches another tree.
             assert_ne!(run(None, false).nodes, incremental.nodes, "{fen}");
         }
+    }
+
+    /// Each searcher searches with its own constants: changing one
+    /// searcher's leaves another's search as it was (the constants were
+    /// global atomics once, and a test changing them raced the others).
+    #[test]
+    fn each_searcher_keeps_its_own_constants() {
+        let pos = Position::from_fen(bench::POSITIONS[1]).unwrap();
+        let run = |s: &mut Searcher| {
+            s.clear();
+            s.search(&pos, &Limits::depth(7), &Control::new(), &|_| {})
+        };
+        let mut plain = Searcher::new(4);
+        let mut tuned = Searcher::new(4);
+        let before = run(&mut plain);
+        let mut params = Params::default();
+        if params::TUNABLE {
+            params.set("lmr_divisor", 120).unwrap();
+            tuned.set_params(params.clone());
+            assert_eq!(tuned.params().lmr_divisor(), 120);
+            assert_ne!(run(&mut tuned).nodes, before.nodes, "more reductions");
+        } else {
+            assert!(params.set("lmr_divisor", 120).is_err());
+        }
+        assert_eq!(plain.params(), &Params::default());
+        assert_eq!(run(&mut plain), before);
     }
 }

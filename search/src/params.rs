@@ -1,13 +1,16 @@
 //! The search's own constants in one table: each with its value, the range
 //! a tuner may move it in, and the step a tuner perturbs it by.
 //!
-//! Each constant is read through a function of its name
-//! (`params::futility_base()`). In a normal build the function returns the
-//! constant, so the compiler folds it like a literal. Built with the cargo
-//! feature `tune` (`cargo build --release --features tune`), the values live
-//! in atomics that [`set`] changes at run time, and the engine offers every
-//! row as a UCI/UCCI spin option, which is how `shuai-tools spsa` plays
-//! matches between perturbed settings.
+//! The search reads them from a [`Params`] value that the [`Searcher`](crate::Searcher)
+//! holds and hands to every thread, through a method of
+//! the row's name (`params.futility_base()`). In a normal build `Params` is
+//! empty and each method returns the constant, so the compiler folds it
+//! like a literal. Built with the cargo feature `tune` (`cargo build
+//! --release --features tune`), `Params` holds a value per row that
+//! [`Params::set`] changes, and the engine offers every row as a UCI/UCCI
+//! spin option, which is how `shuai-tools spsa` plays matches between
+//! perturbed settings. Nothing is global: two searchers (or two tests) with
+//! different settings do not see each other's.
 //!
 //! Fractions are stored in hundredths (`lmr_base` 80 means 0.80) so every
 //! row is an integer with an integer step.
@@ -17,7 +20,7 @@
 pub struct Param {
     /// Its name (also the option name in a `tune` build).
     pub name: &'static str,
-    /// The value the search uses (in a `tune` build: until [`set`]).
+    /// The value the search uses by default.
     pub default: i32,
     /// Smallest value a tuner may try.
     pub min: i32,
@@ -49,25 +52,40 @@ macro_rules! params {
             $($name,)*
         }
 
-        #[cfg(feature = "tune")]
-        static VALUES: [std::sync::atomic::AtomicI32; PARAMS.len()] =
-            [$(std::sync::atomic::AtomicI32::new($value),)*];
+        /// The values the search uses: the defaults of [`PARAMS`], or in a
+        /// `tune` build whatever [`Params::set`] made them.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            #[cfg(feature = "tune")]
+            values: [i32; PARAMS.len()],
+        }
 
-        $(
-            #[doc = $doc]
-            #[inline(always)]
-            pub fn $name() -> i32 {
-                #[cfg(feature = "tune")]
-                {
-                    VALUES[Id::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
-                }
-                #[cfg(not(feature = "tune"))]
-                {
-                    let _ = Id::$name;
-                    $value
+        impl Default for Params {
+            fn default() -> Params {
+                Params {
+                    #[cfg(feature = "tune")]
+                    values: [$($value,)*],
                 }
             }
-        )*
+        }
+
+        impl Params {
+            $(
+                #[doc = $doc]
+                #[inline(always)]
+                pub fn $name(&self) -> i32 {
+                    #[cfg(feature = "tune")]
+                    {
+                        self.values[Id::$name as usize]
+                    }
+                    #[cfg(not(feature = "tune"))]
+                    {
+                        let _ = Id::$name;
+                        $value
+                    }
+                }
+            )*
+        }
     };
 }
 
@@ -121,47 +139,54 @@ pub fn find(name: &str) -> Option<&'static Param> {
     PARAMS.iter().find(|p| squash(p.name) == wanted)
 }
 
-/// Sets the constant named `name` (see [`find`]) for every search from now
-/// on. Fails with a message when the name is unknown, the value is outside
-/// the row's range, or the build has no `tune` feature.
-pub fn set(name: &str, value: i32) -> Result<(), String> {
-    let p = find(name).ok_or_else(|| format!("unknown search parameter '{name}'"))?;
-    if !(p.min..=p.max).contains(&value) {
-        return Err(format!(
-            "{} must be in {}..={}, got {value}",
-            p.name, p.min, p.max
-        ));
+impl Params {
+    /// Sets the constant named `name` (see [`find`]) for the searches that
+    /// use these values. Fails with a message when the name is unknown,
+    /// the value is outside the row's range, or the build has no `tune`
+    /// feature.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let p = find(name).ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+        if !(p.min..=p.max).contains(&value) {
+            return Err(format!(
+                "{} must be in {}..={}, got {value}",
+                p.name, p.min, p.max
+            ));
+        }
+        #[cfg(feature = "tune")]
+        {
+            self.values[index(p)] = value;
+            Ok(())
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            Err(format!(
+                "cannot set {}: this build has no `tune` feature",
+                p.name
+            ))
+        }
     }
-    #[cfg(feature = "tune")]
-    {
-        let i = PARAMS
-            .iter()
-            .position(|q| q.name == p.name)
-            .expect("found above");
-        VALUES[i].store(value, std::sync::atomic::Ordering::Relaxed);
-        Ok(())
-    }
-    #[cfg(not(feature = "tune"))]
-    {
-        Err(format!(
-            "cannot set {}: this build has no `tune` feature",
-            p.name
-        ))
+
+    /// The value of the row named `name` (see [`find`]).
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let p = find(name)?;
+        #[cfg(feature = "tune")]
+        {
+            Some(self.values[index(p)])
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            Some(p.default)
+        }
     }
 }
 
-/// The value the search uses now for the row named `name`.
-pub fn get(name: &str) -> Option<i32> {
-    let p = find(name)?;
-    #[cfg(feature = "tune")]
-    {
-        let i = PARAMS.iter().position(|q| q.name == p.name).expect("found");
-        Some(VALUES[i].load(std::sync::atomic::Ordering::Relaxed))
-    }
-    #[cfg(not(feature = "tune"))]
-    {
-        Some(p.default)
-    }
+/// The position of `p` in [`PARAMS`].
+#[cfg(feature = "tune")]
+fn index(p: &Param) -> usize {
+    PARAMS
+        .iter()
+        .position(|q| q.name == p.name)
+        .expect("rows come from the table")
 }
 
 #[cfg(test)]
@@ -178,25 +203,30 @@ mod tests {
             assert_eq!(find(p.name), Some(p));
         }
         assert_eq!(find("Futility Base").map(|p| p.name), Some("futility_base"));
-        assert_eq!(futility_base(), get("futility_base").unwrap());
-        assert_eq!(lmr_divisor(), 220);
+        let params = Params::default();
+        assert_eq!(params.futility_base(), params.get("futility_base").unwrap());
+        assert_eq!(params.lmr_divisor(), 220);
     }
 
     #[test]
     fn bad_settings_are_refused() {
-        assert!(set("no_such", 1).unwrap_err().contains("unknown"));
+        let mut params = Params::default();
+        assert!(params.set("no_such", 1).unwrap_err().contains("unknown"));
         assert_eq!(
-            set("lmp_base", 99).unwrap_err(),
+            params.set("lmp_base", 99).unwrap_err(),
             "lmp_base must be in 1..=10, got 99"
         );
         if TUNABLE {
-            set("lmp_base", 4).unwrap();
-            assert_eq!(lmp_base(), 4);
-            set("lmp_base", 3).unwrap();
+            params.set("LMP Base", 4).unwrap();
+            assert_eq!(params.lmp_base(), 4);
+            assert_eq!(params.get("lmp_base"), Some(4));
+            assert_eq!(Params::default().lmp_base(), 3, "other values untouched");
         } else {
-            assert!(set("lmp_base", 4)
+            assert!(params
+                .set("lmp_base", 4)
                 .unwrap_err()
                 .contains("no `tune` feature"));
+            assert_eq!(params, Params::default());
         }
     }
 }

@@ -239,6 +239,7 @@ impl Engine {
         }
         searcher.set_natural_limit(options.natural_limit);
         searcher.set_rule_book(options.rule_book);
+        searcher.set_params(options.params.clone());
         if options.weights != self.options.weights
             || options.network != self.options.network
             || options.use_nnue != self.options.use_nnue
@@ -408,6 +409,7 @@ impl Engine {
         searcher.set_threads(threads);
         searcher.set_natural_limit(opts.natural_limit);
         searcher.set_rule_book(opts.rule_book);
+        searcher.set_params(opts.params.clone());
         if !opts.use_hash {
             searcher.clear();
         }

@@ -5,7 +5,7 @@ use super::eval_files::{EvalNetwork, EvalWeights};
 use super::strength::{Skill, FULL_SKILL};
 use shuai_board::rules::RuleBook;
 use shuai_eval::nnue::Network;
-use shuai_search::Searcher;
+use shuai_search::{Params, Searcher};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -207,6 +207,9 @@ pub struct EngineOptions {
     pub limit_strength: bool,
     /// `UCI_Elo`: the strength to play at when limiting strength.
     pub elo: i32,
+    /// The search's constants (changeable only in a `tune` build, where
+    /// each is an option of its own name).
+    pub params: Params,
 }
 
 impl EngineOptions {
@@ -232,6 +235,7 @@ impl EngineOptions {
         let mut s = Searcher::new(self.hash_mb);
         s.set_natural_limit(self.natural_limit);
         s.set_rule_book(self.rule_book);
+        s.set_params(self.params.clone());
         s.set_weights(Arc::clone(&self.weights.weights));
         s.set_network(self.active_network());
         s
@@ -269,6 +273,7 @@ impl Default for EngineOptions {
             skill_level: FULL_SKILL,
             limit_strength: false,
             elo: Skill::elo_range().1,
+            params: Params::default(),
         }
     }
 }

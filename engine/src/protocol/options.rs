@@ -877,7 +877,7 @@ pub fn apply(
             let set = parse_int(text)
                 .and_then(|v| i32::try_from(v).ok())
                 .ok_or_else(|| format!("setoption {name}: expected an integer, got '{text}'"))
-                .and_then(|v| shuai_search::params::set(name, v));
+                .and_then(|v| opts.params.set(name, v));
             if let Err(e) = set {
                 out.messages.push(format!("{e}; value unchanged"));
             }

@@ -10,7 +10,7 @@ mod quiescence;
 mod root;
 
 use crate::history::{History, PieceTo};
-use crate::params;
+use crate::params::Params;
 use crate::score::*;
 use crate::tt::Hit;
 use crate::vote::ThreadBest;
@@ -68,9 +68,9 @@ pub(crate) struct RootMove {
 }
 
 /// Late-move reduction table, indexed by depth and move number.
-pub(crate) fn reductions() -> Vec<[u8; 64]> {
-    let base = f64::from(params::lmr_base()) / 100.0;
-    let divisor = f64::from(params::lmr_divisor()) / 100.0;
+pub(crate) fn reductions(params: &Params) -> Vec<[u8; 64]> {
+    let base = f64::from(params.lmr_base()) / 100.0;
+    let divisor = f64::from(params.lmr_divisor()) / 100.0;
     (0..64)
         .map(|d| {
             let mut row = [0u8; 64];
@@ -83,6 +83,9 @@ pub(crate) fn reductions() -> Vec<[u8; 64]> {
         })
         .collect()
 }
+
+/// Best-move changes counted at most (see [`Worker::instability`]).
+const MAX_BEST_MOVE_CHANGES: f64 = 3.0;
 
 /// One thread's search state.
 pub(crate) struct Worker<'a> {
@@ -97,6 +100,8 @@ pub(crate) struct Worker<'a> {
     pv: Vec<Vec<Move>>,
     /// The searcher's late-move reduction table.
     lmr: &'a [[u8; 64]],
+    /// The search's constants.
+    params: &'a Params,
     /// Ply count of the position at the root.
     root_ply: usize,
     pub root_moves: Vec<RootMove>,
@@ -131,6 +136,7 @@ impl<'a> Worker<'a> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: shared.lmr,
+            params: shared.params,
             root_ply: pos.ply_count(),
             root_moves: root_moves
                 .into_iter()
@@ -269,7 +275,9 @@ impl<'a> Worker<'a> {
     /// How unsettled the best move is: 1.0 when it has not changed lately,
     /// up to about 2.5 when it keeps changing.
     pub fn instability(&self) -> f64 {
-        1.0 + self.best_move_changes.min(3.0) * f64::from(params::tm_instability()) / 100.0
+        1.0 + self.best_move_changes.min(MAX_BEST_MOVE_CHANGES)
+            * f64::from(self.params.tm_instability())
+            / 100.0
     }
 
     /// Counts a node and, every `check_mask + 1` nodes (1024 unless a
@@ -360,12 +368,13 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let control = Control::new();
         let limits = Limits::depth(1);
-        let lmr = reductions();
+        let params = Params::default();
+        let lmr = reductions(&params);
         let shared = Shared {
             tt: &tt,
             control: &control,
             limits: &limits,
-            time: TimeManager::new(&limits, std::time::Instant::now()),
+            time: TimeManager::new(&limits, std::time::Instant::now(), &params),
             node_counts: vec![AtomicU64::new(0)],
             check_mask: 1023,
             natural_limit: 120,
@@ -375,6 +384,7 @@ mod tests {
             network: None,
             full_refresh: false,
             lmr: &lmr,
+            params: &params,
         };
         let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
         let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();

@@ -4,7 +4,6 @@
 use super::Worker;
 use crate::history::{bonus, PieceTo};
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
-use crate::params;
 use crate::repetition;
 use crate::score::*;
 use crate::tt::{Bound, Hit};
@@ -19,6 +18,10 @@ enum Singular {
     /// Return this score from the node (multi-cut, or a stopped search).
     Cut(i32),
 }
+
+/// The quiet moves tried before a cutoff whose history is lowered: the
+/// first this many (later ones were mostly pruned or reduced anyway).
+const MAX_QUIETS_PUNISHED: usize = 64;
 
 /// Null-move reduction with the hand-written evaluation: this many plies
 /// plus one per [`HCE_NMP_DEPTH_DIV`] plies of depth.
@@ -107,15 +110,15 @@ impl Worker<'_> {
             // often the one about to be mated), so it is kept shallow and
             // off when the evaluation is the hand-written one.
             if self.shared.network.is_some()
-                && depth <= params::rfp_max_depth()
+                && depth <= self.params.rfp_max_depth()
                 && eval < EVAL_LIMIT
                 && beta.abs() < RULE_BOUND
-                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
+                && eval - self.params.rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return (eval + beta) / 2;
             }
             // Null move: if passing still beats beta, a real move will.
-            if depth >= params::nmp_min_depth()
+            if depth >= self.params.nmp_min_depth()
                 && eval >= beta
                 && self.has_attacking_material()
                 && self.frames[ply.saturating_sub(1)].played.is_some()
@@ -126,9 +129,9 @@ impl Worker<'_> {
                 // a deeper one hid mating attacks and rule wins that its
                 // tests pin (`keeps_the_cycle_when_the_opponents_perpetual_is_forbidden`).
                 let r = if self.shared.network.is_some() {
-                    params::nmp_base()
-                        + depth / params::nmp_depth_div()
-                        + ((eval - beta) / params::nmp_eval_div()).min(3)
+                    self.params.nmp_base()
+                        + depth / self.params.nmp_depth_div()
+                        + ((eval - beta) / self.params.nmp_eval_div()).min(3)
                 } else {
                     HCE_NMP_BASE + depth / HCE_NMP_DEPTH_DIV
                 };
@@ -147,7 +150,10 @@ impl Worker<'_> {
         }
         // Step 7. Internal iterative reduction: without a table move this
         // node was not searched before, so search it shallower first.
-        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) && !singular_search
+        if tt_move.is_none()
+            && depth >= self.params.iir_depth()
+            && (PV || cut_node)
+            && !singular_search
         {
             depth -= 1;
         }
@@ -191,29 +197,31 @@ impl Worker<'_> {
             if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet && !gives_check {
                     let lmp_limit =
-                        (params::lmp_base() + depth * depth) / if improving { 1 } else { 2 };
-                    if depth <= params::lmp_max_depth() && searched as i32 >= lmp_limit {
+                        (self.params.lmp_base() + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= self.params.lmp_max_depth() && searched as i32 >= lmp_limit {
                         continue;
                     }
-                    if depth <= params::futility_max_depth()
-                        && eval + params::futility_base() + params::futility_per_depth() * depth
+                    if depth <= self.params.futility_max_depth()
+                        && eval
+                            + self.params.futility_base()
+                            + self.params.futility_per_depth() * depth
                             <= alpha
                     {
                         continue;
                     }
-                    if depth <= params::history_prune_depth()
+                    if depth <= self.params.history_prune_depth()
                         && self
                             .history
                             .quiet_scorer(side, prevs)
                             .score(self.pos.piece_at(m.from()).expect("move has a piece"), m)
-                            < -params::history_prune_margin() * depth
+                            < -self.params.history_prune_margin() * depth
                     {
                         continue;
                     }
                 } else if capture
                     && !gives_check
-                    && depth <= params::see_prune_max_depth()
-                    && !good_capture(&self.pos, m, -params::see_prune_margin() * depth)
+                    && depth <= self.params.see_prune_max_depth()
+                    && !good_capture(&self.pos, m, -self.params.see_prune_margin() * depth)
                 {
                     // A losing capture with check is often the sacrifice
                     // that opens the palace: never pruned.
@@ -230,7 +238,7 @@ impl Worker<'_> {
                 Some(m) == tt_move
                     && extend_more
                     && !singular_search
-                    && depth >= params::se_min_depth()
+                    && depth >= self.params.se_min_depth()
             }) {
                 match self.singular(h, m, depth, beta, ply, cut_node) {
                     Singular::Untested => {}
@@ -259,7 +267,7 @@ impl Worker<'_> {
                     // Moves with a good history are reduced less, those
                     // with a bad one more.
                     let history = self.history.quiet_scorer(side, prevs).score(piece, m);
-                    r -= history / params::lmr_history_div();
+                    r -= history / self.params.lmr_history_div();
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -292,7 +300,7 @@ impl Worker<'_> {
                     }
                 }
             }
-            if quiet && quiets_tried.len() < 64 {
+            if quiet && quiets_tried.len() < MAX_QUIETS_PUNISHED {
                 quiets_tried.push(m);
             }
         }
@@ -353,7 +361,7 @@ impl Worker<'_> {
         {
             return Singular::Untested;
         }
-        let singular_beta = h.score - params::se_margin() * depth / 16;
+        let singular_beta = h.score - self.params.se_margin() * depth / 16;
         self.frames[ply].excluded = m;
         let score = self.search::<false>(
             singular_beta - 1,

@@ -3,7 +3,6 @@
 
 use super::Worker;
 use crate::ordering::{good_capture, MovePicker};
-use crate::params;
 use crate::score::*;
 use crate::tt::Bound;
 use shuai_board::GenKind;
@@ -71,7 +70,8 @@ impl Worker<'_> {
                     .pos
                     .piece_at(m.to())
                     .map_or(0, |p| shuai_board::see_value(p.kind()));
-                if eval + victim + params::qs_futility_margin() <= alpha && !self.pos.gives_check(m)
+                if eval + victim + self.params.qs_futility_margin() <= alpha
+                    && !self.pos.gives_check(m)
                 {
                     continue;
                 }

@@ -3,12 +3,23 @@
 
 use super::{Frame, Worker};
 use crate::history::PieceTo;
-use crate::params;
 use crate::score::*;
 use crate::tt::Bound;
 use crate::vote::ThreadBest;
 use crate::Info;
 use std::sync::atomic::Ordering;
+
+/// An aspiration window wider than this (centipawns, each side) is opened
+/// fully: a score that keeps failing by this much is far from the guess.
+const ASPIRATION_GIVE_UP: i32 = 1000;
+
+/// The main thread reports the root move it searches (`currmove`) only
+/// after this many milliseconds, when a GUI has time to show it.
+const CURRMOVE_AFTER_MS: u128 = 3000;
+
+/// Each iteration keeps this share of the best-move changes counted
+/// before, so that old changes fade.
+const BEST_MOVE_CHANGES_DECAY: f64 = 0.5;
 
 impl Worker<'_> {
     /// Iterative deepening. The main thread (id 0) reports through
@@ -38,7 +49,7 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            self.best_move_changes *= 0.5;
+            self.best_move_changes *= BEST_MOVE_CHANGES_DECAY;
             if depth > 1 && self.root_moves[0].mv != best_before {
                 self.best_move_changes += 1.0;
             }
@@ -90,7 +101,7 @@ impl Worker<'_> {
     /// Aspiration windows around the previous score of this line.
     fn aspiration(&mut self, depth: i32, pv_index: usize) {
         let prev = self.root_moves[pv_index].previous_score;
-        let mut delta = params::asp_delta() + prev.abs() / params::asp_score_div();
+        let mut delta = self.params.asp_delta() + prev.abs() / self.params.asp_score_div();
         let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -109,8 +120,8 @@ impl Worker<'_> {
             } else {
                 return;
             }
-            delta += delta / 2 + params::asp_growth();
-            if delta > 1000 {
+            delta += delta / 2 + self.params.asp_growth();
+            if delta > ASPIRATION_GIVE_UP {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -138,7 +149,7 @@ impl Worker<'_> {
         };
         for i in pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.id == 0 && self.shared.elapsed_ms() > 3000 {
+            if self.id == 0 && self.shared.elapsed_ms() > CURRMOVE_AFTER_MS {
                 self.shared.report_currmove(depth as u32, m, i + 1);
             }
             let piece = self.pos.piece_at(m.from()).expect("root move has a piece");
