@@ -6,7 +6,7 @@ mod harness;
 
 use harness::*;
 use shuai_board::Position;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
 /// Kings, advisors and elephants only: nobody can win.
@@ -18,14 +18,10 @@ const STALEMATED: &str = "3k5/R8/9/9/9/9/9/9/9/4K4 b";
 
 fn ucci() -> (Engine, Vec<String>) {
     let mut e = Engine::start();
-    let t = Instant::now();
     e.send("ucci");
+    // Within the harness's reply time, like every answer awaited here:
+    // no test asserts how fast the engine is (a loaded machine is slow).
     let lines = e.expect("ucciok");
-    assert!(
-        t.elapsed() < Duration::from_secs(5),
-        "ucciok took {:?}",
-        t.elapsed()
-    );
     (e, lines)
 }
 
@@ -142,14 +138,8 @@ fn time_units_follow_usemillisec() {
     let (mut e, _) = ucci();
     let spent = |e: &mut Engine, go: &str| -> u64 {
         e.send("position startpos");
-        let t = Instant::now();
         e.send(go);
         let lines = e.search_result();
-        assert!(
-            t.elapsed() < Duration::from_secs(8),
-            "{go}: {:?}",
-            t.elapsed()
-        );
         check_search(&Position::startpos(), &lines);
         let summary = &lines[lines.len() - 2];
         field(summary, "time").unwrap().parse().unwrap()
@@ -234,10 +224,9 @@ fn ponder_ponderhit_and_stop() {
     e.send("go ponder time 2000 increment 0");
     let early = e.quiet_for(Duration::from_millis(400));
     assert_eq!(finals(&early), 0, "{early:?}");
-    let t = Instant::now();
+    // A timed search now: its answer comes without a `stop`.
     e.send("ponderhit");
     let lines = e.search_result();
-    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     check_search(&start_after("h2e2"), &lines);
     // Ponder, then a miss: stop answers once.
     e.send("go ponder time 60000 increment 0");
@@ -375,19 +364,13 @@ fn isready_and_position_during_a_search() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.send("position startpos moves h2e2");
-    let t = Instant::now();
     let lines = e.sync();
-    assert!(t.elapsed() < Duration::from_secs(2));
     assert_eq!(finals(&lines), 0);
     assert_eq!(finals(&e.quiet_for(Duration::from_millis(200))), 0);
-    let t = Instant::now();
+    // How soon a stop is seen is pinned by the search's own tests (in
+    // nodes, not milliseconds); here, that it is answered once.
     e.send("stop");
     let lines = e.search_result();
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "stop took {:?}",
-        t.elapsed()
-    );
     // The search was of the start position.
     check_search(&Position::startpos(), &lines);
     // The queued position applies now.
@@ -404,12 +387,10 @@ fn isready_and_position_during_a_search() {
 #[test]
 fn quit_and_end_of_input() {
     let (mut e, _) = ucci();
-    let t = Instant::now();
     e.send("quit");
     let (status, rest) = e.wait_exit(Duration::from_secs(2));
     assert!(status.success());
     assert_eq!(rest, ["bye"]);
-    assert!(t.elapsed() < Duration::from_secs(2));
 
     let (mut e, _) = ucci();
     e.send("position startpos");
