@@ -99,6 +99,8 @@ params! {
     nmp_eval_div = 200, 50..=600, step 20: "Null move: one more ply of reduction per this many centipawns the evaluation is above beta (at most three)";
     rfp_max_depth = 6, 1..=10, step 1: "Reverse futility pruning: largest depth pruned";
     rfp_margin = 90, 30..=250, step 10: "Reverse futility pruning: margin per ply of depth, centipawns";
+    probcut_min_depth = 5, 3..=10, step 1: "ProbCut: smallest depth tried";
+    probcut_margin = 200, 50..=500, step 20: "ProbCut: a capture must beat beta by this much, centipawns, at a depth four plies less";
     iir_depth = 4, 2..=10, step 1: "Internal iterative reduction: smallest depth reduced";
     se_min_depth = 6, 4..=10, step 1: "Singular extensions: smallest depth tried";
     se_margin = 32, 8..=96, step 4: "Singular extensions: the other moves must stay below the table score minus depth * this / 16 centipawns";

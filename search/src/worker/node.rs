@@ -148,6 +148,26 @@ impl Worker<'_> {
                 }
             }
         }
+        // Step 6b. ProbCut: a good capture whose reduced search beats
+        // beta by a margin would cut off at full depth too. Not when the
+        // table already says the reduced search falls short. With the
+        // network only, like the other cuts that trust the evaluation
+        // (measured with the network; the hand-written evaluation's tests
+        // pin mating attacks such cuts hid).
+        let probcut_beta = beta + self.params.probcut_margin();
+        if !PV
+            && !in_check
+            && !singular_search
+            && self.shared.network.is_some()
+            && depth >= self.params.probcut_min_depth()
+            && beta.abs() < RULE_BOUND
+            && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
+        {
+            if let Some(score) = self.probcut(probcut_beta, eval, raw_eval, depth, ply, cut_node) {
+                return score;
+            }
+        }
+
         // Step 7. Internal iterative reduction: without a table move this
         // node was not searched before, so search it shallower first.
         if tt_move.is_none()
@@ -335,6 +355,63 @@ impl Worker<'_> {
             bound,
         );
         best
+    }
+
+    /// ProbCut's captures at `ply`: each capture that wins at least
+    /// `probcut_beta - eval` by SEE is tried, first by quiescence, then
+    /// by a search four plies shallower than `depth`. The first whose
+    /// score reaches `probcut_beta` gives the node's score (stored as a
+    /// lower bound three plies shallower).
+    fn probcut(
+        &mut self,
+        probcut_beta: i32,
+        eval: i32,
+        raw_eval: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let shield = self.pos.king_shield();
+        let mut picker = MovePicker::new();
+        self.pos
+            .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
+        picker.score_captures(&self.pos);
+        while let Some(m) = picker.next(&self.pos, || |_| 0) {
+            if !good_capture(&self.pos, m, probcut_beta - eval) {
+                continue;
+            }
+            let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+            self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
+            self.make_move(m, ply);
+            self.visit();
+            let mut score = -self.quiescence::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.search::<false>(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta && !is_mate(score) && !is_rule_score(score) {
+                self.shared.tt.store(
+                    self.pos.key(),
+                    ply,
+                    Some(m),
+                    score,
+                    raw_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Singular extension of the table move `m` at `ply` (entry `h`): the
