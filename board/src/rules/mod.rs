@@ -97,8 +97,12 @@
 //!   cheaper piece (horse or cannon on a rook, rules 15, 26);
 //! * the king and pawns may chase (rules 28, 29);
 //! * a piece standing on the leg of an enemy horse that would check its
-//!   king does not chase, not even that horse, unless it has just moved
-//!   there (rule 19, diagram 50).
+//!   king (held by the horse) chases only against an opponent whose own
+//!   moves are allowed: it cannot be perpetually chased and does not make
+//!   a counter-chase (rule 19, diagrams 39–41), but a side that keeps an
+//!   enemy piece unprotected for it against idle moves chases perpetually
+//!   (the appendix's "Example of Perpetual Chase"). A piece that has just
+//!   moved onto the leg chases in full (diagram 50).
 //!
 //! Some Asian rules need no switch, the common rules give them in both
 //! books: a rook confined to a line by a cannon (rule 27) cannot legally
