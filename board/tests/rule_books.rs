@@ -148,13 +148,43 @@ fn gap_mate_threat_three_checks_deep() {
         };
         classify_move_with(&before, m, &opts)
     };
-    assert_eq!(RuleOptions::default().mate_threat_depth, 3);
+    assert_eq!(RuleOptions::default().mate_threat_depth, 4);
     assert_eq!(with_depth(3), MoveClass::MateThreat);
     assert_ne!(with_depth(2), MoveClass::MateThreat);
     // Asian rules 9 and 10: mate threats are no attack; Red's checks are
     // not perpetual (rule 13): both allowed, a draw for another reason.
     let v = allowed_draw(Asian, DEEP_THREAT_FEN, DEEP_THREAT_MOVES);
     assert!(v.explanation.contains("Asian rules 9 and 10"), "{v}");
+}
+
+/// Issue 27, kind 6 (Chinese book, 长杀; rules.md: a mate threat is a
+/// threat of mate by one move or a forced sequence of checks). Red
+/// shuffles its advisor e1-d0; Black's elephant goes c9-e7 and back, idle.
+/// With the advisor on d0 and the elephant on c9, Red would mate in three
+/// checks (i6i9 e9e8 a6c7 e8d8 i9d9). With the advisor back on e1 and the
+/// elephant on e7, the elephant can block: i6i9 e7g9 i9g9 e9e8 a6c7 e8e7
+/// g9g7, a mate in four checks. Every red move threatens mate, a perpetual
+/// mate threat against idle moves: Red loses. A three-move search calls
+/// d0e1 idle and the cycle a draw. Asian rules 9 and 10: a mate threat is
+/// no attack, a draw (pyffish: draw, it has no mate threats).
+#[test]
+fn perpetual_mate_threat_four_checks_deep() {
+    let fen = "2b1k4/9/9/N6PR/9/9/9/9/4A4/5K3 w - - 0 1";
+    let moves = "e1d0 c9e7 d0e1 e7c9 e1d0 c9e7 d0e1 e7c9";
+    let threat = Conduct::PerpetualMateThreat;
+    let reason = loses(Color::Red, threat);
+    expect(Chinese, fen, moves, Loss, reason, threat, Conduct::Allowed);
+    allowed_draw(Asian, fen, moves);
+    let shallow = RuleOptions {
+        mate_threat_depth: 3,
+        ..RuleOptions::default()
+    };
+    let pos = play(fen, moves);
+    let v = judge_repetition_with(&pos, &shallow).expect("a repetition");
+    assert_eq!((v.result, v.reason), (Draw, Reason::AllowedRepetition));
+    let before = play(fen, "e1d0 c9e7");
+    let m = before.parse_move("d0e1").unwrap();
+    assert_eq!(classify_move_with(&before, m, &shallow), MoveClass::Idle);
 }
 
 /// Issue 15, gap 2 (细则2, 从没捉到捉): the red rook d1 always attacks the

@@ -27,8 +27,9 @@
 //!
 //! **Mate threat** (杀): after the move, if the opponent passed, the mover
 //! would have a forced mate made of checks only, within
-//! [`RuleOptions::mate_threat_depth`] of its own moves (default 3, the
-//! least rules.md accepts: a mate in three moves, all checks). Not
+//! [`RuleOptions::mate_threat_depth`] of its own moves (default 4: a mate
+//! in four moves, all checks; rules.md asks for at least three, and a
+//! referee reads a four-check mate as a threat too, issue 27). Not
 //! covered: mates that need a quiet move, threats of stalemate (困毙, also a
 //! win in Xiangqi) and longer check sequences.
 //!
@@ -144,8 +145,9 @@ pub struct RuleOptions {
     pub occurrences: usize,
     /// Depth, in the mover's own moves, of the checks-only mate search that
     /// detects mate threats; 0 turns the detection off, 1 finds a mate in
-    /// one after a pass, 2 also a check followed by a mate, 3 (the default,
-    /// the least rules.md accepts) a mate in three moves, all checks.
+    /// one after a pass, 2 also a check followed by a mate, 3 (the least
+    /// rules.md accepts) a mate in three moves, all checks, 4 (the default)
+    /// a mate in four.
     pub mate_threat_depth: u32,
     /// The rule book that judges repetitions (default: the Chinese rules).
     pub book: RuleBook,
@@ -172,7 +174,7 @@ impl Default for RuleOptions {
     fn default() -> RuleOptions {
         RuleOptions {
             occurrences: 3,
-            mate_threat_depth: 3,
+            mate_threat_depth: 4,
             book: RuleBook::Chinese,
             natural_limit_plies: DEFAULT_NATURAL_LIMIT_PLIES,
             insufficient_material_draw: false,
