@@ -212,13 +212,35 @@ fn every_reply_is_mated(pos: &mut Position, depth: u32) -> bool {
     if replies.is_empty() {
         return true;
     }
-    depth > 0
-        && replies.iter().all(|&r| {
-            pos.make_move(r);
-            let mated = mate_by_checks(pos, depth);
-            pos.unmake_move();
-            mated
-        })
+    if depth == 0 {
+        return false;
+    }
+    // Most calls find no mate, and end at the first reply that escapes:
+    // try first those that usually do (king steps, then captures, which
+    // often take the checker), so the search below them stays small.
+    let mut order: Vec<Move> = replies.iter().copied().collect();
+    order.sort_by_key(|&r| escape_rank(pos, r));
+    order.into_iter().all(|r| {
+        pos.make_move(r);
+        let mated = mate_by_checks(pos, depth);
+        pos.unmake_move();
+        mated
+    })
+}
+
+/// The order in which [`every_reply_is_mated`] tries a reply to a check:
+/// king steps first, then captures, then blocks.
+fn escape_rank(pos: &Position, r: Move) -> u8 {
+    if pos
+        .piece_at(r.from())
+        .is_some_and(|p| p.kind() == PieceKind::King)
+    {
+        0
+    } else if pos.piece_at(r.to()).is_some() {
+        1
+    } else {
+        2
+    }
 }
 
 /// Whether the side to move has a checking move that leaves the opponent
