@@ -1000,3 +1000,49 @@ fn an_attack_the_target_ignores_is_no_chase_appendix_b() {
         allowed_draw(book, fen, moves);
     }
 }
+
+/// Issue 27, kind 1: Asian rule 26, diagrams 61 and 62, RECONSTRUCTED (an
+/// equivalent position; the page's moves `M5+3 n7+5 M3+5 n5-7` and
+/// `G5-6 c8+1 G6+5 c8-1`): "When a Cannon keeps attacking a Rook,
+/// disregard whether the Rook is protected or not, even if the Rook
+/// doesn't move and both sides only move the cannon mount, it is a
+/// perpetual chase." The red cannon b0 and the black rook b9 never move;
+/// the red horse and the black cannon step on and off the b file between
+/// them. Each red move leaves exactly one mount (the horse away, the
+/// black cannon alone; the horse back, the cannon gone), so the cannon
+/// newly attacks the rook every time; each black move makes two mounts or
+/// none, a block, and with none the rook attacks the loose cannon b0 (one
+/// chase and one idle move, allowed). Red chases perpetually: Red loses
+/// in both books (pyffish: loss).
+#[test]
+fn cannon_chase_by_moving_the_mount_on_both_sides_d61_d62() {
+    let fen = "1r2k4/9/9/1c7/1N7/9/9/9/4A4/1C1K1A3 w - - 0 1";
+    let moves = "b5d4 b6a6 d4b5 a6b6 b5d4 b6a6 d4b5 a6b6";
+    red_chases_and_loses_in_both(fen, moves, Loss, "b9");
+}
+
+/// Issue 27, kind 2: Asian rule 40, diagrams 101–103, RECONSTRUCTED (an
+/// equivalent position; diagram 102's moves `R7=3 r6=7 R3=2 r7=8`, the
+/// black rook following the red one from file to file): "Perpetually
+/// offering to exchange or to sacrifice is a draw." Each black move puts
+/// the rook f7 (protected by the horse e7) face to face with the loose red
+/// rook; the red rook can take back, so the attack is an offer to
+/// exchange, idle, though the red rook has no defender (an offer to
+/// exchange is judged by whether the target can take back, not by
+/// protection). Red's rook steps aside, idle. A draw in both books
+/// (pyffish: draw).
+#[test]
+fn perpetual_offer_to_exchange_is_a_draw_d101_d103() {
+    let fen = "4k4/9/4n1r2/9/9/9/6R2/9/9/3K5 w - - 0 1";
+    let moves = "g3h3 g7h7 h3g3 h7g7 g3h3 g7h7 h3g3 h7g7";
+    for book in RuleBook::ALL {
+        let v = allowed_draw(book, fen, moves);
+        let black_moves: Vec<_> = v
+            .cycle
+            .iter()
+            .flat_map(|c| &c.moves)
+            .filter(|m| m.mover == Color::Black)
+            .collect();
+        assert!(black_moves.iter().all(|m| m.class == MoveClass::Idle));
+    }
+}
