@@ -148,13 +148,43 @@ fn gap_mate_threat_three_checks_deep() {
         };
         classify_move_with(&before, m, &opts)
     };
-    assert_eq!(RuleOptions::default().mate_threat_depth, 3);
+    assert_eq!(RuleOptions::default().mate_threat_depth, 4);
     assert_eq!(with_depth(3), MoveClass::MateThreat);
     assert_ne!(with_depth(2), MoveClass::MateThreat);
     // Asian rules 9 and 10: mate threats are no attack; Red's checks are
     // not perpetual (rule 13): both allowed, a draw for another reason.
     let v = allowed_draw(Asian, DEEP_THREAT_FEN, DEEP_THREAT_MOVES);
     assert!(v.explanation.contains("Asian rules 9 and 10"), "{v}");
+}
+
+/// Issue 27, kind 6 (Chinese book, 长杀; rules.md: a mate threat is a
+/// threat of mate by one move or a forced sequence of checks). Red
+/// shuffles its advisor e1-d0; Black's elephant goes c9-e7 and back, idle.
+/// With the advisor on d0 and the elephant on c9, Red would mate in three
+/// checks (i6i9 e9e8 a6c7 e8d8 i9d9). With the advisor back on e1 and the
+/// elephant on e7, the elephant can block: i6i9 e7g9 i9g9 e9e8 a6c7 e8e7
+/// g9g7, a mate in four checks. Every red move threatens mate, a perpetual
+/// mate threat against idle moves: Red loses. A three-move search calls
+/// d0e1 idle and the cycle a draw. Asian rules 9 and 10: a mate threat is
+/// no attack, a draw (pyffish: draw, it has no mate threats).
+#[test]
+fn perpetual_mate_threat_four_checks_deep() {
+    let fen = "2b1k4/9/9/N6PR/9/9/9/9/4A4/5K3 w - - 0 1";
+    let moves = "e1d0 c9e7 d0e1 e7c9 e1d0 c9e7 d0e1 e7c9";
+    let threat = Conduct::PerpetualMateThreat;
+    let reason = loses(Color::Red, threat);
+    expect(Chinese, fen, moves, Loss, reason, threat, Conduct::Allowed);
+    allowed_draw(Asian, fen, moves);
+    let shallow = RuleOptions {
+        mate_threat_depth: 3,
+        ..RuleOptions::default()
+    };
+    let pos = play(fen, moves);
+    let v = judge_repetition_with(&pos, &shallow).expect("a repetition");
+    assert_eq!((v.result, v.reason), (Draw, Reason::AllowedRepetition));
+    let before = play(fen, "e1d0 c9e7");
+    let m = before.parse_move("d0e1").unwrap();
+    assert_eq!(classify_move_with(&before, m, &shallow), MoveClass::Idle);
 }
 
 /// Issue 15, gap 2 (细则2, 从没捉到捉): the red rook d1 always attacks the
@@ -165,25 +195,30 @@ fn gap_mate_threat_three_checks_deep() {
 /// a defender, not by moving the attacker. Black's elephant moves restore
 /// the screen, idle. Chinese: Red chases perpetually and loses.
 ///
-/// Asian: a draw. The rook d1 stands on the leg of the horse c1, which
-/// would check the king e0 if the rook left: a rook that cannot move
-/// because of an enemy horse does not chase it (rule 19, diagrams 39–41,
-/// and Fairy-Stockfish's fsf-1195, the same pattern). The WXF appendix
-/// example A (a pawn keeps blocking the defender of a horse that a pinned
-/// rook attacks: perpetual chase) says the opposite; the two contradict
-/// each other (H.G. Muller's remark), and we follow rule 19 and the
-/// reference cases.
+/// Asian (issue 27, kind 3; the WXF appendix, "Example of Perpetual
+/// Chase", rebuilt: the page's moves `P7=6 e1+3 P6=7 e3-1`, a pawn that
+/// keeps the knight "unprotected", and "the Red Rook perpetually chasing
+/// the unprotected Black Knight. Red is violating the rule"): Red loses
+/// too. The rook d1 stands on the leg of the horse c1, which would check
+/// the king e0 if the rook left, the setting H.G. Muller describes for the
+/// appendix. Rule 19 (diagrams 39–41) says such a rook "cannot be
+/// perpetually chased" and does not chase back; read together, the two
+/// pages shield the held rook from a chase and from a counter-chase
+/// claim, but not its owner from a perpetual chase against an opponent
+/// whose moves are allowed (here the elephant's idle moves). pyffish
+/// calls this cycle a draw: it sees no chase made by removing a defender.
 #[test]
 fn gap_chase_by_removing_a_defender() {
     let fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w - - 0 1";
     let moves = "c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6 c5e7 c6b6 e7c5 b6c6";
-    red_chases_and_loses(Chinese, fen, moves, Win, "c1");
-    allowed_draw(Asian, fen, moves);
+    red_chases_and_loses_in_both(fen, moves, Win, "c1");
     // The pawn attacks nothing: the chase is the rook's.
     let c = class(Chinese, fen, "c6b6");
     let v = c.victims();
     assert_eq!(v.len(), 1, "{c}");
     assert_eq!((v[0].square, v[0].attacker_square), (sq("c1"), sq("d1")));
+    // Alone, outside a cycle, the held rook's attack is not counted: it
+    // counts only against an opponent whose moves are allowed.
     assert_eq!(class(Asian, fen, "c6b6"), MoveClass::Idle);
     // Unpinned (the red king on d0 instead of e0, the advisor on e1), the
     // same removal of the defender is a chase by the Asian book too.
@@ -940,9 +975,8 @@ fn threat_to_check_and_capture_is_a_draw_d97() {
 /// chase made by removing a defender. We follow the page.)
 ///
 /// With the rook on the horse's leg in front of the king e0 (the setting
-/// H.G. Muller describes for the appendix), rule 19 says a rook that
-/// cannot move because of a horse does not chase; the Asian book follows
-/// rule 19 there (see `gap_chase_by_removing_a_defender`).
+/// H.G. Muller describes for the appendix) the verdict is the same: see
+/// `gap_chase_by_removing_a_defender`.
 #[test]
 fn keeping_a_defender_blocked_is_a_chase_appendix_a() {
     let fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B4A2N/2nR5/2BA1K3 w";
@@ -964,5 +998,51 @@ fn an_attack_the_target_ignores_is_no_chase_appendix_b() {
     for book in RuleBook::ALL {
         assert_eq!(class(book, fen, "h2h3"), MoveClass::Idle, "{book}");
         allowed_draw(book, fen, moves);
+    }
+}
+
+/// Issue 27, kind 1: Asian rule 26, diagrams 61 and 62, RECONSTRUCTED (an
+/// equivalent position; the page's moves `M5+3 n7+5 M3+5 n5-7` and
+/// `G5-6 c8+1 G6+5 c8-1`): "When a Cannon keeps attacking a Rook,
+/// disregard whether the Rook is protected or not, even if the Rook
+/// doesn't move and both sides only move the cannon mount, it is a
+/// perpetual chase." The red cannon b0 and the black rook b9 never move;
+/// the red horse and the black cannon step on and off the b file between
+/// them. Each red move leaves exactly one mount (the horse away, the
+/// black cannon alone; the horse back, the cannon gone), so the cannon
+/// newly attacks the rook every time; each black move makes two mounts or
+/// none, a block, and with none the rook attacks the loose cannon b0 (one
+/// chase and one idle move, allowed). Red chases perpetually: Red loses
+/// in both books (pyffish: loss).
+#[test]
+fn cannon_chase_by_moving_the_mount_on_both_sides_d61_d62() {
+    let fen = "1r2k4/9/9/1c7/1N7/9/9/9/4A4/1C1K1A3 w - - 0 1";
+    let moves = "b5d4 b6a6 d4b5 a6b6 b5d4 b6a6 d4b5 a6b6";
+    red_chases_and_loses_in_both(fen, moves, Loss, "b9");
+}
+
+/// Issue 27, kind 2: Asian rule 40, diagrams 101–103, RECONSTRUCTED (an
+/// equivalent position; diagram 102's moves `R7=3 r6=7 R3=2 r7=8`, the
+/// black rook following the red one from file to file): "Perpetually
+/// offering to exchange or to sacrifice is a draw." Each black move puts
+/// the rook f7 (protected by the horse e7) face to face with the loose red
+/// rook; the red rook can take back, so the attack is an offer to
+/// exchange, idle, though the red rook has no defender (an offer to
+/// exchange is judged by whether the target can take back, not by
+/// protection). Red's rook steps aside, idle. A draw in both books
+/// (pyffish: draw).
+#[test]
+fn perpetual_offer_to_exchange_is_a_draw_d101_d103() {
+    let fen = "4k4/9/4n1r2/9/9/9/6R2/9/9/3K5 w - - 0 1";
+    let moves = "g3h3 g7h7 h3g3 h7g7 g3h3 g7h7 h3g3 h7g7";
+    for book in RuleBook::ALL {
+        let v = allowed_draw(book, fen, moves);
+        let black_moves: Vec<_> = v
+            .cycle
+            .iter()
+            .flat_map(|c| &c.moves)
+            .filter(|m| m.mover == Color::Black)
+            .collect();
+        assert!(black_moves.iter().all(|m| m.class == MoveClass::Idle));
     }
 }

@@ -521,10 +521,12 @@ fn rook_attacking_a_pinned_rook_chases() {
     // The black rook c9/b9 is pinned along rank 9 by the red rook a9
     // against its king e9, so it cannot take back the red rook that
     // follows it on the c and b files: a chase, not an exchange offer.
-    // Red loses. pyffish: loss. (The black advisor e8 is there because
-    // without it each red rook move would threaten mate in three checks.)
+    // Red loses. pyffish: loss. (The black advisor e8 and horse f9 are
+    // there because without them each red rook move would threaten mate
+    // by checks: in three without the advisor, in four without the horse,
+    // a9c9 e8d9 c9d9 e9e8 b0b8 e8e7 d9d7.)
     check_cycle(
-        "R1r1k4/4a4/9/9/9/9/9/9/9/1R1K5 w",
+        "R1r1kn3/4a4/9/9/9/9/9/9/9/1R1K5 w",
         "b0c0 c9b9 c0b0 b9c9",
         GameResult::Loss,
         Reason::ForbiddenRepetition {

@@ -121,10 +121,16 @@ pub(crate) struct Policy {
     /// Whether a piece pinned by a horse (it stands on the leg of an enemy
     /// horse that would otherwise check its king) chases what it could
     /// legally take. Chinese: yes, a capture that is legal is playable.
-    /// Asian: no, "a rook that cannot move because of an enemy knight"
-    /// does not chase, not even that knight, "because the rook doesn't
-    /// move" (rule 19; diagrams 39–41 and the reference cases fsf-1193 and
-    /// fsf-1195). A piece that has just moved onto the leg still chases:
+    /// Asian: only against allowed moves. "A rook that cannot move because
+    /// of an enemy knight" cannot be perpetually chased, and its attacks,
+    /// not even on that knight, do not make a counter-chase, "because the
+    /// rook doesn't move" (rule 19; diagrams 39–41 and the reference cases
+    /// fsf-1193 and fsf-1195); but where the other side's moves are
+    /// allowed, its owner chases with it like with any piece (the
+    /// appendix's "Example of Perpetual Chase", where a pawn keeps a
+    /// knight unprotected for a rook held on the knight's leg: the rook
+    /// "perpetually chasing the unprotected Black Knight"; issue 27).
+    /// A piece that has just moved onto the leg always chases:
     /// in diagram 50 the rook blocks the horse's check on its leg and the
     /// page rules that a perpetual chase of the horse (rule 23).
     ///

@@ -112,6 +112,22 @@ pub(crate) struct MoveAnalysis {
     /// Pieces a checking move also chases, where the book counts them
     /// ([`Policy::check_also_chases`]); empty otherwise.
     pub check_victims: Vec<Chased>,
+    /// New winning attacks by a piece held on the leg of an enemy horse
+    /// (where [`Policy::horse_pinned_attackers_chase`] is off): they count
+    /// only when the opponent's own moves are allowed (Asian rule 19 and
+    /// the appendix's example of perpetual chase).
+    pub pinned_victims: Vec<Chased>,
+}
+
+/// The chases [`chases`] finds, sorted by how they count.
+#[derive(Default)]
+struct Found {
+    /// Chases that count whatever the other side does.
+    victims: Vec<Chased>,
+    /// Attacks by a pawn alone.
+    pawn: Vec<Chased>,
+    /// Attacks by a piece held on a horse's leg.
+    pinned: Vec<Chased>,
 }
 
 /// Plays `m` on `pos` (it stays played) and classifies it. Victims are
@@ -128,11 +144,12 @@ pub(crate) fn analyse_move(pos: &mut Position, m: Move, opts: &RuleOptions) -> M
         class: MoveClass::Idle,
         pawn_victims: Vec::new(),
         check_victims: Vec::new(),
+        pinned_victims: Vec::new(),
     };
     if pos.in_check() {
         out.class = MoveClass::Check;
         if policy.check_also_chases {
-            out.check_victims = chases(pos, m, policy).0;
+            out.check_victims = chases(pos, m, policy).victims;
         }
         return out;
     }
@@ -146,10 +163,13 @@ pub(crate) fn analyse_move(pos: &mut Position, m: Move, opts: &RuleOptions) -> M
             return out;
         }
     }
-    let (victims, pawn_victims) = chases(pos, m, policy);
-    out.pawn_victims = pawn_victims;
-    if !victims.is_empty() {
-        out.class = MoveClass::Chase { victims };
+    let found = chases(pos, m, policy);
+    out.pawn_victims = found.pawn;
+    out.pinned_victims = found.pinned;
+    if !found.victims.is_empty() {
+        out.class = MoveClass::Chase {
+            victims: found.victims,
+        };
     } else if threat {
         out.class = MoveClass::MateThreat;
     }
@@ -160,6 +180,11 @@ pub(crate) fn analyse_move(pos: &mut Position, m: Move, opts: &RuleOptions) -> M
 
 /// Whether the side to move mates by checks alone within `depth` of its
 /// own moves.
+///
+/// The cost grows with the checks available at each level, not with the
+/// whole move list: a side with no check is done after one move
+/// generation, which is what nearly every call meets, so the default depth
+/// of four costs the search little (measured with `benches/rules.rs`).
 fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
     if depth == 0 {
         return false;
@@ -170,21 +195,52 @@ fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
             continue;
         }
         pos.make_move(m);
-        let replies = pos.legal_moves();
-        let mates = replies.is_empty()
-            || (depth > 1
-                && replies.iter().all(|&r| {
-                    pos.make_move(r);
-                    let ok = mate_by_checks(pos, depth - 1);
-                    pos.unmake_move();
-                    ok
-                }));
+        let mates = every_reply_is_mated(pos, depth - 1);
         pos.unmake_move();
         if mates {
             return true;
         }
     }
     false
+}
+
+/// After a check: whether the side to move (the defender) has no legal
+/// move, or every legal move leaves the checker a mate by checks within
+/// `depth` more of its moves.
+fn every_reply_is_mated(pos: &mut Position, depth: u32) -> bool {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    // Most calls find no mate, and end at the first reply that escapes:
+    // try first those that usually do (king steps, then captures, which
+    // often take the checker), so the search below them stays small.
+    let mut order: Vec<Move> = replies.iter().copied().collect();
+    order.sort_by_key(|&r| escape_rank(pos, r));
+    order.into_iter().all(|r| {
+        pos.make_move(r);
+        let mated = mate_by_checks(pos, depth);
+        pos.unmake_move();
+        mated
+    })
+}
+
+/// The order in which [`every_reply_is_mated`] tries a reply to a check:
+/// king steps first, then captures, then blocks.
+fn escape_rank(pos: &Position, r: Move) -> u8 {
+    if pos
+        .piece_at(r.from())
+        .is_some_and(|p| p.kind() == PieceKind::King)
+    {
+        0
+    } else if pos.piece_at(r.to()).is_some() {
+        1
+    } else {
+        2
+    }
 }
 
 /// Whether the side to move has a checking move that leaves the opponent
@@ -369,8 +425,8 @@ fn horse_pinned(pos: &Position, us: Color) -> Bitboard {
 
 /// The chases made by `m`, just played in `pos` (the opponent to move and
 /// not in check): pieces the mover could now win that it could not win
-/// before the move. The second list holds those attacked by a pawn alone.
-/// Each chased piece is listed once, with the first attacker found.
+/// before the move, sorted by how they count ([`Found`]). Each chased
+/// piece is listed once, with the first attacker found.
 ///
 /// Every attacker is compared before and after the move, not only the
 /// piece that moved (细则2, 从没捉到捉): a line uncovered, a defender taken
@@ -379,50 +435,42 @@ fn horse_pinned(pos: &Position, us: Color) -> Bitboard {
 /// makes no capture newly winning stays idle. When the mover was in check
 /// before its move, an attack that existed before never counts: the move
 /// was forced.
-fn chases(pos: &mut Position, m: Move, policy: &Policy) -> (Vec<Chased>, Vec<Chased>) {
+fn chases(pos: &mut Position, m: Move, policy: &Policy) -> Found {
     let them = pos.side_to_move();
     let us = !them;
     let targets = chaseable(pos, them);
-    let mut attackers = pos.color_bb(us);
-    if !policy.horse_pinned_attackers_chase {
-        // Only a piece that stays put on the leg: rule 19 exempts the rook
-        // because "it doesn't move", and diagram 50 rules a rook that
-        // moves onto the leg (blocking the horse's check) a chaser.
-        attackers &= !horse_pinned(pos, us).without(m.to());
-    }
+    // Where the book says so, a piece that stays put on a horse's leg
+    // chases only in part (rule 19 exempts the rook because "it doesn't
+    // move"); one that has just moved there chases in full (diagram 50
+    // rules a rook that blocks the horse's check on its leg a chaser).
+    let held = if policy.horse_pinned_attackers_chase {
+        Bitboard::EMPTY
+    } else {
+        horse_pinned(pos, us).without(m.to())
+    };
     let mut pairs: Vec<(Square, Square)> = Vec::new();
-    for a in attackers {
+    for a in pos.color_bb(us) {
         for v in pos.attacks_from(a) & targets {
             pairs.push((a, v));
         }
     }
     if pairs.is_empty() {
-        return (Vec::new(), Vec::new());
+        return Found::default();
     }
     // After the move, as if the opponent passed: (attacker, victim).
     pos.make_null_move();
     pairs.retain(|&(a, v)| wins_piece(pos, a, v, true, policy));
     pos.unmake_null_move();
     if pairs.is_empty() {
-        return (Vec::new(), Vec::new());
+        return Found::default();
     }
-    // Attackers of each victim other than kings and pawns, after the move.
-    let occ = pos.occupied();
-    let heavy = pos.color_bb(us) & !pos.kind_bb(PieceKind::King) & !pos.kind_bb(PieceKind::Pawn);
-    let pieces: Vec<(Piece, Piece, bool)> = pairs
-        .iter()
-        .filter_map(|&(a, v)| {
-            let backed = (pos.attackers_to(v, us, occ) & heavy).without(a).any();
-            Some((pos.piece_at(a)?, pos.piece_at(v)?, backed))
-        })
-        .collect();
+    let pieces = attack_facts(pos, &pairs, us);
     // Before the move: did the same attack exist, was it already winning?
     pos.unmake_move();
     let was_in_check = pos.in_check();
-    let mut victims: Vec<Chased> = Vec::new();
-    let mut pawn_victims: Vec<Chased> = Vec::new();
+    let mut found = Found::default();
     for (&(a, v), &(attacker, victim, backed)) in pairs.iter().zip(&pieces) {
-        if victims.iter().any(|c| c.square == v) {
+        if found.victims.iter().any(|c| c.square == v) {
             continue;
         }
         let before = if a == m.to() { m.from() } else { a };
@@ -438,23 +486,55 @@ fn chases(pos: &mut Position, m: Move, policy: &Policy) -> (Vec<Chased>, Vec<Cha
             attacker,
             attacker_square: a,
         };
-        match attacker.kind() {
-            // Asian rules 28 and 29: the king and pawns may chase.
-            PieceKind::King | PieceKind::Pawn if !policy.king_and_pawn_chases_count => {}
-            PieceKind::King | PieceKind::Pawn if !backed => {
-                if attacker.kind() == PieceKind::Pawn && !pawn_victims.iter().any(|c| c.square == v)
-                {
-                    pawn_victims.push(chased);
-                }
-            }
-            _ => {
-                pawn_victims.retain(|c| c.square != v);
-                victims.push(chased);
-            }
-        }
+        found.add(chased, held.has(a), backed, policy);
     }
     pos.make_move(m);
-    (victims, pawn_victims)
+    found
+}
+
+/// For each (attacker, victim) pair, after the move: the two pieces and
+/// whether another piece of `us` than a king or a pawn attacks the victim
+/// too.
+fn attack_facts(
+    pos: &Position,
+    pairs: &[(Square, Square)],
+    us: Color,
+) -> Vec<(Piece, Piece, bool)> {
+    let occ = pos.occupied();
+    let heavy = pos.color_bb(us) & !pos.kind_bb(PieceKind::King) & !pos.kind_bb(PieceKind::Pawn);
+    pairs
+        .iter()
+        .filter_map(|&(a, v)| {
+            let backed = (pos.attackers_to(v, us, occ) & heavy).without(a).any();
+            Some((pos.piece_at(a)?, pos.piece_at(v)?, backed))
+        })
+        .collect()
+}
+
+impl Found {
+    /// Files a new winning attack under the list it counts in: `held`
+    /// when the attacker stays on a horse's leg, `backed` when another
+    /// piece than a king or a pawn attacks the same victim.
+    fn add(&mut self, chased: Chased, held: bool, backed: bool, policy: &Policy) {
+        let v = chased.square;
+        let kind = chased.attacker.kind();
+        let king_or_pawn = matches!(kind, PieceKind::King | PieceKind::Pawn);
+        if king_or_pawn && !policy.king_and_pawn_chases_count {
+            // Asian rules 28 and 29: the king and pawns may chase.
+        } else if held {
+            if !self.pinned.iter().any(|c| c.square == v) {
+                self.pinned.push(chased);
+            }
+        } else if king_or_pawn && !backed {
+            if kind == PieceKind::Pawn && !self.pawn.iter().any(|c| c.square == v) {
+                self.pawn.push(chased);
+            }
+        } else {
+            self.pawn.retain(|c| c.square != v);
+            self.pinned.retain(|c| c.square != v);
+            self.victims.push(chased);
+        }
+    }
 }
 
 #[cfg(test)]

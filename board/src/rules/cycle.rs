@@ -27,6 +27,10 @@ pub struct ClassifiedMove {
     /// Pieces a checking move also chases, counted towards a perpetual
     /// chase where the book says so (the Asian book); empty otherwise.
     pub check_victims: Vec<Chased>,
+    /// New winning attacks by a piece held on the leg of an enemy horse
+    /// (the Asian book): counted, and moved into `class`, only when the
+    /// opponent's moves are allowed.
+    pub pinned_victims: Vec<Chased>,
 }
 
 impl ClassifiedMove {
@@ -168,6 +172,7 @@ pub(super) fn classify_cycle(
         }
         a.pawn_victims.iter_mut().for_each(rename);
         a.check_victims.iter_mut().for_each(rename);
+        a.pinned_victims.iter_mut().for_each(rename);
         identity[m.to().index()] = identity[m.from().index()].take();
         moves.push(ClassifiedMove {
             mv: m,
@@ -176,41 +181,11 @@ pub(super) fn classify_cycle(
             class: a.class,
             pawn_victims: a.pawn_victims,
             check_victims: a.check_victims,
+            pinned_victims: a.pinned_victims,
         });
     }
     let policy = opts.book.policy();
-    let strict = [
-        conduct(&moves, Color::Red, false, policy),
-        conduct(&moves, Color::Black, false, policy),
-    ];
-    let loose = [
-        conduct(&moves, Color::Red, true, policy),
-        conduct(&moves, Color::Black, true, policy),
-    ];
-    let mutual = loose[0].is_forbidden() && loose[1].is_forbidden();
-    let pawn_attacks_counted = mutual && strict != loose;
-    let [red, black] = if mutual { loose } else { strict };
-    if pawn_attacks_counted {
-        for cm in &mut moves {
-            if cm.pawn_victims.is_empty() {
-                continue;
-            }
-            let extra = std::mem::take(&mut cm.pawn_victims);
-            match &mut cm.class {
-                // A piece chased by a pawn and by another piece is already
-                // listed; list it once.
-                MoveClass::Chase { victims } => {
-                    for c in extra {
-                        if !victims.iter().any(|v| v.origin == c.origin) {
-                            victims.push(c);
-                        }
-                    }
-                }
-                MoveClass::Idle => cm.class = MoveClass::Chase { victims: extra },
-                _ => cm.pawn_victims = extra,
-            }
-        }
-    }
+    let (red, black, pawn_attacks_counted) = judge_conducts(&mut moves, policy);
     CycleReport {
         cycle_plies: cycle_span(pos, 2).unwrap_or(span),
         moves,
@@ -222,11 +197,97 @@ pub(super) fn classify_cycle(
     }
 }
 
-/// The conduct of `side` over `moves`; with `pawns`, attacks by a pawn
-/// alone count as chases. The policy says whether mate threats are attacks,
+/// Which conditional attacks [`conduct`] counts as chases.
+#[derive(Clone, Copy, Default)]
+struct Extras {
+    /// Attacks by a pawn alone (the Chinese book, when both sides make
+    /// forbidden moves).
+    pawns: bool,
+    /// Attacks by a piece held on a horse's leg (the Asian book, when the
+    /// opponent's moves are allowed).
+    pinned: bool,
+}
+
+/// Both sides' conducts over the classified cycle `moves`, and whether
+/// attacks by a pawn alone were counted; the conditional attacks that count
+/// are moved into the moves' classes, so that the explanation lists them.
+///
+/// Two kinds of attack count only in some cycles. Attacks by a pawn alone
+/// (Chinese book) count when both sides make forbidden moves with them.
+/// Attacks by a piece that stays on the leg of an enemy horse (Asian book)
+/// count when the opponent's own moves are allowed: rule 19 shields such a
+/// piece from being chased and does not let its owner answer a chase of it
+/// with a counter-chase (diagrams 39–41), but the appendix's example of
+/// perpetual chase rules a rook held on a horse's leg a perpetual chaser
+/// when the other side only makes idle moves.
+fn judge_conducts(moves: &mut [ClassifiedMove], policy: &Policy) -> (Conduct, Conduct, bool) {
+    let sides = [Color::Red, Color::Black];
+    let strict = sides.map(|c| conduct(moves, c, Extras::default(), policy));
+    // Pinned attacks count for a side whose opponent plays allowed moves.
+    let pinned = [!strict[1].is_forbidden(), !strict[0].is_forbidden()];
+    let base = [0, 1].map(|i| Extras {
+        pawns: false,
+        pinned: pinned[i],
+    });
+    let plain = [0, 1].map(|i| conduct(moves, sides[i], base[i], policy));
+    let with_pawns = [0, 1].map(|i| {
+        let e = Extras {
+            pawns: true,
+            ..base[i]
+        };
+        conduct(moves, sides[i], e, policy)
+    });
+    let mutual = with_pawns[0].is_forbidden() && with_pawns[1].is_forbidden();
+    let pawn_attacks_counted = mutual && plain != with_pawns;
+    let [red, black] = if mutual { with_pawns } else { plain };
+    for cm in moves.iter_mut() {
+        let i = usize::from(cm.mover == Color::Black);
+        if pawn_attacks_counted {
+            let extra = std::mem::take(&mut cm.pawn_victims);
+            cm.pawn_victims = merge_into_class(&mut cm.class, extra);
+        }
+        if pinned[i] {
+            let extra = std::mem::take(&mut cm.pinned_victims);
+            cm.pinned_victims = merge_into_class(&mut cm.class, extra);
+        }
+    }
+    (red, black, pawn_attacks_counted)
+}
+
+/// Adds `extra` chased pieces to a move's class (an idle move becomes a
+/// chase; a piece already listed is listed once); returns what could not
+/// be added (the move is a check or a mate threat).
+fn merge_into_class(class: &mut MoveClass, extra: Vec<Chased>) -> Vec<Chased> {
+    if extra.is_empty() {
+        return extra;
+    }
+    match class {
+        MoveClass::Chase { victims } => {
+            for c in extra {
+                if !victims.iter().any(|v| v.origin == c.origin) {
+                    victims.push(c);
+                }
+            }
+            Vec::new()
+        }
+        MoveClass::Idle => {
+            *class = MoveClass::Chase { victims: extra };
+            Vec::new()
+        }
+        _ => extra,
+    }
+}
+
+/// The identities of `chased` pieces (their points at the cycle's start).
+fn origins_of(chased: &[Chased]) -> Bitboard {
+    chased.iter().map(|c| c.origin).collect()
+}
+
+/// The conduct of `side` over `moves`, counting the conditional attacks
+/// `extras` names. The policy says whether mate threats are attacks,
 /// whether a perpetual chase needs one same piece and whether mixed attacks
 /// are forbidden.
-fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool, policy: &Policy) -> Conduct {
+fn conduct(moves: &[ClassifiedMove], side: Color, extras: Extras, policy: &Policy) -> Conduct {
     let mine = moves.iter().filter(|m| m.mover == side);
     let mut all_checks = true;
     let mut all_threats = true;
@@ -236,19 +297,13 @@ fn conduct(moves: &[ClassifiedMove], side: Color, pawns: bool, policy: &Policy) 
     let mut any = false;
     for m in mine {
         any = true;
-        let mut origins: Bitboard = m.class.victims().iter().map(|c| c.origin).collect();
-        if pawns {
-            origins |= m
-                .pawn_victims
-                .iter()
-                .map(|c| c.origin)
-                .collect::<Bitboard>();
+        let mut origins = origins_of(m.class.victims()) | origins_of(&m.check_victims);
+        if extras.pawns {
+            origins |= origins_of(&m.pawn_victims);
         }
-        origins |= m
-            .check_victims
-            .iter()
-            .map(|c| c.origin)
-            .collect::<Bitboard>();
+        if extras.pinned {
+            origins |= origins_of(&m.pinned_victims);
+        }
         let chase = match m.class {
             MoveClass::Check => origins.any(),
             MoveClass::MateThreat if policy.mate_threat_is_attack => false,

@@ -27,8 +27,9 @@
 //!
 //! **Mate threat** (杀): after the move, if the opponent passed, the mover
 //! would have a forced mate made of checks only, within
-//! [`RuleOptions::mate_threat_depth`] of its own moves (default 3, the
-//! least rules.md accepts: a mate in three moves, all checks). Not
+//! [`RuleOptions::mate_threat_depth`] of its own moves (default 4: a mate
+//! in four moves, all checks; rules.md asks for at least three, and a
+//! referee reads a four-check mate as a threat too, issue 27). Not
 //! covered: mates that need a quiet move, threats of stalemate (困毙, also a
 //! win in Xiangqi) and longer check sequences.
 //!
@@ -97,8 +98,62 @@
 //!   cheaper piece (horse or cannon on a rook, rules 15, 26);
 //! * the king and pawns may chase (rules 28, 29);
 //! * a piece standing on the leg of an enemy horse that would check its
-//!   king does not chase, not even that horse, unless it has just moved
-//!   there (rule 19, diagram 50).
+//!   king (held by the horse) chases only against an opponent whose own
+//!   moves are allowed: it cannot be perpetually chased and does not make
+//!   a counter-chase (rule 19, diagrams 39–41), but a side that keeps an
+//!   enemy piece unprotected for it against idle moves chases perpetually
+//!   (the appendix's "Example of Perpetual Chase"). A piece that has just
+//!   moved onto the leg chases in full (diagram 50).
+//!
+//! # Decisions (issue 27)
+//!
+//! Where Fairy-Stockfish's judge (pyffish), the WXF pages and this module
+//! could part ways, the pages decide, and the cases below are settled so:
+//!
+//! **A chase** is a new attack that wins a piece (above): the attack did
+//! not win before the move, whichever piece of the mover makes it and
+//! however the move made it (moving the attacker, uncovering a line,
+//! supplying or removing a cannon's mount, taking away, blocking or
+//! pinning a defender). A cannon or horse attacking a rook chases it
+//! whether the rook is protected or not, and that holds when neither the
+//! cannon nor the rook moves and both sides only move the mount between
+//! them (Asian rule 26, diagrams 61 and 62): the side whose every move
+//! leaves one mount chases; the side whose moves make two mounts or none
+//! blocks, and a block is idle unless it makes a capture newly winning.
+//!
+//! **An offer to exchange** is an attack on a piece of the same kind that
+//! can legally take back (rook on rook, cannon on cannon over the same
+//! mount, horse on horse with both legs free). It is idle in both books,
+//! whatever the protection of either piece, and a cycle of offers, or of
+//! sacrifices (moving a piece where it can be taken), is a draw (Asian
+//! rule 40, diagrams 101–104). An offer that also attacks another piece
+//! it would win is a chase of that piece (rule 36, diagrams 90–93); a
+//! target that cannot legally take back (pinned, or a horse whose leg is
+//! blocked) is chased, not offered an exchange.
+//!
+//! **Mutual chases.** Each side's conduct is judged over its own moves of
+//! the cycle, whatever its length (four plies, eight, …): both sides
+//! forbidden is a draw, one side forbidden loses, perpetual check first.
+//! Two kinds of attack count only in some cycles: an attack by a pawn alone
+//! (Chinese book) counts when both sides make forbidden moves; an attack
+//! by a piece that stays on the leg of an enemy horse that would check
+//! its king (Asian book) counts only when the opponent's own moves are
+//! allowed. Rule 19 (diagrams 39–41) says such a held rook "cannot be
+//! perpetually chased", so its owner cannot answer a chase of it with a
+//! counter-chase claim and the chaser loses; but the appendix's "Example
+//! of Perpetual Chase" rules the side that keeps a knight unprotected for
+//! a held rook, against idle moves, a perpetual chaser, and it loses.
+//!
+//! **Mate threats.** A mate threat is a move after which the mover, were
+//! the opponent to pass, mates by checks alone within four of its moves
+//! (the default depth). Under the Chinese book it is an attack: a
+//! perpetual mate threat, and a cycle mixing it with checks or chases
+//! (one check one mate threat, one mate threat one chase), is forbidden.
+//! Under the Asian book it is no attack (rules 9, 10): a perpetual mate
+//! threat is allowed, so a side that threatens mate on every move against
+//! a side that checks on one of its two moves and not on the other makes
+//! a draw (neither perpetual check nor any forbidden conduct), and a move
+//! that threatens mate and chases counts as the chase.
 //!
 //! Some Asian rules need no switch, the common rules give them in both
 //! books: a rook confined to a line by a cannon (rule 27) cannot legally
@@ -140,8 +195,9 @@ pub struct RuleOptions {
     pub occurrences: usize,
     /// Depth, in the mover's own moves, of the checks-only mate search that
     /// detects mate threats; 0 turns the detection off, 1 finds a mate in
-    /// one after a pass, 2 also a check followed by a mate, 3 (the default,
-    /// the least rules.md accepts) a mate in three moves, all checks.
+    /// one after a pass, 2 also a check followed by a mate, 3 (the least
+    /// rules.md accepts) a mate in three moves, all checks, 4 (the default)
+    /// a mate in four.
     pub mate_threat_depth: u32,
     /// The rule book that judges repetitions (default: the Chinese rules).
     pub book: RuleBook,
@@ -168,7 +224,7 @@ impl Default for RuleOptions {
     fn default() -> RuleOptions {
         RuleOptions {
             occurrences: 3,
-            mate_threat_depth: 3,
+            mate_threat_depth: 4,
             book: RuleBook::Chinese,
             natural_limit_plies: DEFAULT_NATURAL_LIMIT_PLIES,
             insufficient_material_draw: false,
