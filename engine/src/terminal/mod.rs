@@ -23,8 +23,8 @@ use std::io::{IsTerminal, Write};
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
-    /// Colour when standard output is a terminal, `NO_COLOR` is unset and
-    /// `TERM` is not `dumb`.
+    /// Colour when standard output is a terminal, `NO_COLOR` is unset,
+    /// `TERM` is not `dumb` and (on Windows) the console takes ANSI codes.
     #[default]
     Auto,
     /// Always write ANSI colours.
@@ -64,16 +64,30 @@ impl Style {
     /// The style for `--ascii` and `--color` given the environment.
     pub fn detect(ascii: bool, choice: ColorChoice) -> Style {
         let color = match choice {
-            ColorChoice::Always => true,
+            ColorChoice::Always => {
+                // Asked for whatever the console says: the codes are
+                // written, and shown where the console can be switched on.
+                let _ = anstyle_query::windows::enable_ansi_colors();
+                true
+            }
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 std::io::stdout().is_terminal()
                     && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                     && std::env::var("TERM").ok().as_deref() != Some("dumb")
+                    && console_takes_ansi()
             }
         };
         Style { color, ascii }
     }
+}
+
+/// Whether the console shows ANSI colour codes, switching them on where
+/// that is needed: the Windows console shows them only once asked to
+/// (Windows 10 and later; on older ones this fails and the text stays
+/// plain rather than filled with escape codes). Other terminals always do.
+fn console_takes_ansi() -> bool {
+    anstyle_query::windows::enable_ansi_colors().unwrap_or(true)
 }
 
 /// Writes `text` to standard output and flushes it. If standard output is
@@ -121,24 +135,16 @@ pub fn display_width(s: &str) -> usize {
     width
 }
 
-/// The width of the terminal standard output is, if it is one.
+/// The width of the terminal standard output is, if it is one: asked of
+/// the terminal (Unix) or the console (Windows) through `terminal_size`,
+/// else `COLUMNS`.
 pub fn terminal_columns() -> Option<usize> {
     if !std::io::stdout().is_terminal() {
         return None;
     }
-    #[cfg(unix)]
-    {
-        let mut size = libc::winsize {
-            ws_row: 0,
-            ws_col: 0,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        // SAFETY: TIOCGWINSZ on a descriptor only fills in `size`, a
-        // `winsize` owned by this frame; a failure leaves it untouched.
-        let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-        if ok && size.ws_col > 0 {
-            return Some(usize::from(size.ws_col));
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size_of(std::io::stdout()) {
+        if w > 0 {
+            return Some(usize::from(w));
         }
     }
     std::env::var("COLUMNS")
