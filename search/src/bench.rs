@@ -19,7 +19,7 @@ pub const DEFAULT_DEPTH: u32 = 9;
 pub const SIGNATURE: u64 = 1203219;
 
 /// The same total with the hand-written evaluation (`shuai bench --hce`).
-pub const HCE_SIGNATURE: u64 = 1962883;
+pub const HCE_SIGNATURE: u64 = 2081531;
 
 /// Bench positions: openings, middlegames, tactical positions and endings
 /// (the perft reference positions plus book openings).
