@@ -279,13 +279,16 @@ check_unrunnable_exe() {
     *) die "$bin imports $dll, which Windows does not ship" ;;
     esac
   done
-  say "x86_64-pc-windows-gnu: a 64-bit Windows program importing only system DLLs ($(echo $dlls | tr '\n' ' ')); not run (Wine 8 cannot start it)"
+  say "x86_64-pc-windows-gnu: a 64-bit Windows program importing only system DLLs ($(echo $dlls)); not run (Wine 8 cannot start it)"
 }
 
 # --- test ----------------------------------------------------------------
 
 # The workspace's tests, built for the target and run by its runner
-# (cargo's CARGO_TARGET_<T>_RUNNER). Prints cargo's summaries.
+# (cargo's CARGO_TARGET_<T>_RUNNER). Prints cargo's summaries. Built
+# without fat LTO and in 16 codegen units (the tests check behaviour, not
+# speed; LTO for every test program would take several times as long), in
+# a directory of their own so that the checked binary stays as it is.
 test_suite() {
   local target=$1 cc env_target run
   cc=$(target_cc "$target")
@@ -300,6 +303,8 @@ test_suite() {
     export CARGO_TARGET_DIR="$cross_dir"
     export "CARGO_TARGET_${env_target}_LINKER=$cc" "CC_${target//-/_}=$cc"
     export "CARGO_TARGET_${env_target}_RUNNER=${run[*]}"
+    export CARGO_TARGET_DIR="$cross_dir/test" CARGO_PROFILE_RELEASE_LTO=false
+    export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
     /usr/bin/cargo test --release --locked -Z build-std=std,panic_abort \
       --target "$target" --workspace --no-fail-fast
   )
