@@ -75,10 +75,12 @@ install() {
     command -v sudo >/dev/null || die "missing packages ${missing[*]}: run as root: apt-get install ${missing[*]}"
     sudo=(sudo -n)
   fi
+  # With their recommended packages, as on the machine where this was
+  # verified (cheaper lists risk a Wine or toolchain piece left out).
   say "installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq ||
     die "apt-get update failed: cannot install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
     "${missing[@]}" >&2 ||
     die "apt-get install ${missing[*]} failed"
   mapfile -t missing < <(missing_packages)
