@@ -13,7 +13,11 @@
 //!
 //! [`Network::refresh`]: super::Network::refresh
 
-use super::network::{squared_activation, Row, HIDDEN, QFT};
+use super::network::{squared_activation, Row, HIDDEN};
+// Only the AVX2 output layer names the clamp's bound; other targets would
+// warn about an unused import.
+#[cfg(target_arch = "x86_64")]
+use super::network::QFT;
 
 /// Whether the processor has AVX2 (answered from a cache after the first
 /// call).
