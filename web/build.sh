@@ -29,7 +29,7 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${flags[*]:-}"
 route=${SHUAI_WASM_ROUTE:-rustup}
 if [[ $route == rustup ]]; then
   if ! rustup target list --installed 2>/dev/null | grep -qx $target; then
-    rustup target add $target >&2 || route=debian
+    timeout 300 rustup target add $target >&2 || route=debian
   fi
 fi
 if [[ $route == rustup ]]; then
