@@ -8,7 +8,10 @@
  * every move of the game was legal (replayed on a separate rules
  * instance), that the engine answered each move, that the analysis line
  * appears in Chinese notation with a score and WDL, and that the page
- * threw no error; it saves a screenshot.
+ * threw no error; it saves a screenshot. Then it serves the same page
+ * from a local server with the headers that allow shared memory
+ * (cross-origin isolation) and checks that `stop` ends an infinite search
+ * there through the shared flag, the worker kept.
  *
  *   node web/test/browser-test.js [--out DIR]    (default web/test/out)
  *
@@ -19,6 +22,7 @@
  */
 "use strict";
 const { spawn } = require("child_process");
+const http = require("http");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
@@ -256,6 +260,11 @@ async function main() {
   const statusText = await evaluate("document.getElementById('status').textContent");
   if (s.fen !== fen || !/cannot be used/.test(statusText)) fail(`a bad FEN: status '${statusText}', fen ${s.fen}`);
 
+  // Without shared memory (file://) stop replaces the worker.
+  const restarted = await evaluate(STOP_CHECK);
+  if (!/^bestmove [a-i]\d[a-i]\d/.test(restarted.answer) || restarted.same || restarted.bestLines !== 1) fail("stop by restart: " + JSON.stringify(restarted));
+  log(`file://: stop by replacing the worker answered '${restarted.answer}'`);
+
   // The rules and the analysis: analyse mode, analysis on.
   await choose("#rules", "asian");
   await choose("#mode", "analyse");
@@ -276,11 +285,65 @@ async function main() {
   log(`screenshot ${file}`);
   await clickElement("#analyse-toggle");
 
+  // The page served with cross-origin isolation: stop by the shared flag.
+  const server = await serve(path.resolve(here, ".."));
+  const { port } = server.address();
+  await cmd("Page.navigate", { url: `http://127.0.0.1:${port}/page/index.html` });
+  const isolated = await waitFor("the engine starts (served)", (st) => st.engineReady, 60000);
+  if (isolated.stopMethod !== "shared-flag") fail(`served with COOP/COEP the stop method is ${isolated.stopMethod}`);
+  const stopped = await evaluate(STOP_CHECK);
+  if (!/^bestmove [a-i]\d[a-i]\d/.test(stopped.answer) || !stopped.same || stopped.bestLines !== 1) fail("stop by the shared flag: " + JSON.stringify(stopped));
+  log(`served cross-origin isolated: stop by the shared flag answered '${stopped.answer}' from the same worker`);
+  server.close();
+
   const errors = events.filter((e) => e.method === "Runtime.exceptionThrown" || (e.method === "Runtime.consoleAPICalled" && e.params.type === "error"));
   if (errors.length) fail("the page reported errors: " + JSON.stringify(errors).slice(0, 600));
   log("passed");
   clearTimeout(timer);
   cleanup();
+}
+
+/*
+ * Through the package on the page: an infinite search, `stop` once it has
+ * reached depth 6, then `isready`: one best move, and whether the worker
+ * is the same one (shared flag) or a new one (restart).
+ */
+const STOP_CHECK = `(async () => {
+    const e = new Shuai();
+    const lines = [];
+    e.onLine((l) => lines.push(l));
+    e.send("uci");
+    e.send("position startpos");
+    const best = e.go("infinite");
+    while (!lines.some((l) => l.startsWith("info depth 6 "))) await new Promise((r) => setTimeout(r, 20));
+    const worker = e._worker;
+    e.stop();
+    const answer = await best;
+    e.send("isready");
+    while (!lines.includes("readyok")) await new Promise((r) => setTimeout(r, 20));
+    const same = worker === e._worker;
+    e.terminate();
+    return { answer: answer.line, same, bestLines: lines.filter((l) => l.startsWith("bestmove")).length };
+  })()`;
+
+/* A static server for `root` with the headers that isolate the page. */
+function serve(root) {
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+  const server = http.createServer((req, res) => {
+    const file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      "Content-Type": types[path.extname(file)] || "application/octet-stream",
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Embedder-Policy": "require-corp",
+    });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
 main().catch((e) => fail(e.stack || String(e)));
