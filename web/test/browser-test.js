@@ -14,6 +14,8 @@
  * there through the shared flag, the worker kept.
  *
  *   node web/test/browser-test.js [--out DIR]    (default web/test/out)
+ *   node web/test/browser-test.js --bench        (only `bench` in the
+ *                                                 page's worker: its nps)
  *
  * Chromium is driven over --remote-debugging-pipe (the DevTools protocol
  * on file descriptors 3 and 4), so nothing beyond Node and Chromium is
@@ -200,6 +202,21 @@ async function main() {
 
   const ready = await waitFor("the engine starts", (s) => s.engineReady, 60000);
   log(`page loaded from ${page}; engine ready (stop method: ${ready.stopMethod})`);
+  if (process.argv.includes("--bench")) {
+    const bench = await evaluate(`(async () => {
+      const e = new Shuai();
+      const lines = [];
+      e.onLine((l) => lines.push(l));
+      e.send("bench");
+      while (!lines.some((l) => / nodes \\d+ nps$/.test(l))) await new Promise((r) => setTimeout(r, 50));
+      e.terminate();
+      return lines[lines.length - 1];
+    })()`);
+    log(`bench in Chromium's worker: ${bench}`);
+    clearTimeout(timer);
+    cleanup();
+    return;
+  }
   const width = await evaluate("document.documentElement.scrollWidth");
   if (width > 390) fail(`the page is ${width} CSS pixels wide on a 390-pixel screen`);
 
