@@ -184,7 +184,6 @@
 
   /* Commands that change no state: not replayed after a restart. */
   const NOT_REPLAYED = /^\s*(go|stop|ponderhit|isready|quit|d|display|probe|bench|perft)\b/i;
-  const HANDSHAKE = /^\s*(uci|ucci|ucicyclone)\s*$/i;
 
   /**
    * The engine in a Web Worker. See shuai.d.ts for the API.
@@ -312,9 +311,34 @@
           this._searching = !/^\s*go\s+perft\b/i.test(one);
           this._lastPv = [];
         }
-        if (!NOT_REPLAYED.test(one)) this._history.push(one);
+        if (!NOT_REPLAYED.test(one)) this._remember(one);
         this._worker.postMessage({ type: "line", line: one, generation: this._generation });
       }
+    }
+
+    /*
+     * Keeps the lines a new worker must be given to reach this state: a
+     * new position replaces the last one (and its banned moves), a
+     * setoption the earlier one of the same name, a new game the earlier
+     * one, so the list stays short over a long game.
+     */
+    _remember(line) {
+      const words = line.trim().split(/\s+/);
+      const head = words[0].toLowerCase();
+      const key = (l) => {
+        const w = l.trim().split(/\s+/);
+        const h = w[0].toLowerCase();
+        if (h === "position" || h === "fen" || h === "startpos" || h === "banmoves") return "position";
+        if (h === "ucinewgame" || h === "uccinewgame") return "newgame";
+        if (h === "setoption") {
+          const at = w.findIndex((x) => x.toLowerCase() === "value");
+          return "setoption " + w.slice(1, at < 0 ? w.length : at).join(" ").toLowerCase();
+        }
+        return null;
+      };
+      const k = key(line);
+      if (k !== null && head !== "banmoves") this._history = this._history.filter((l) => key(l) !== k);
+      this._history.push(line);
     }
 
     /** Calls `cb(line)` for every line the engine prints; returns a function that stops it. */
