@@ -129,7 +129,7 @@
     right.textContent = "漢 界";
     for (let f = 0; f < 9; f++) {
       const [x] = pointXY(f, 0);
-      const bottom = el("text", { class: "coord", x: x + 16, y: 620 - 4, "text-anchor": "middle" }, svg);
+      const bottom = el("text", { class: "coord", x, y: 620 - 3, "text-anchor": "middle" }, svg);
       bottom.textContent = FILES[f];
     }
     for (let r = 0; r < 10; r++) {

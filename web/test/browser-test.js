@@ -8,7 +8,8 @@
  * every move of the game was legal (replayed on a separate rules
  * instance), that the engine answered each move, that the analysis line
  * appears in Chinese notation with a score and WDL, and that the page
- * threw no error; it saves a screenshot. Then it serves the same page
+ * threw no error; it saves screenshots (browser.png on the phone,
+ * browser-desktop.png on a desktop screen). Then it serves the same page
  * from a local server with the headers that allow shared memory
  * (cross-origin isolation) and checks that `stop` ends an infinite search
  * there through the shared flag, the worker kept.
@@ -300,6 +301,14 @@ async function main() {
   const file = path.join(outDir, "browser.png");
   fs.writeFileSync(file, Buffer.from(shot.data, "base64"));
   log(`screenshot ${file}`);
+  // The same page on a desktop screen.
+  await cmd("Emulation.setDeviceMetricsOverride", { width: 1100, height: 760, deviceScaleFactor: 1, mobile: false });
+  await settle();
+  await sleep(500);
+  const desktop = await cmd("Page.captureScreenshot", { format: "png" });
+  const desktopFile = path.join(outDir, "browser-desktop.png");
+  fs.writeFileSync(desktopFile, Buffer.from(desktop.data, "base64"));
+  log(`screenshot ${desktopFile}`);
   await clickElement("#analyse-toggle");
 
   // The page served with cross-origin isolation: stop by the shared flag.
