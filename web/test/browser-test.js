@@ -204,6 +204,7 @@ async function main() {
   const ready = await waitFor("the engine starts", (s) => s.engineReady, 60000);
   log(`page loaded from ${page}; engine ready (stop method: ${ready.stopMethod})`);
   if (process.argv.includes("--bench")) {
+    const cpuBefore = cpuSeconds(browser.pid);
     const bench = await evaluate(`(async () => {
       const e = new Shuai();
       const lines = [];
@@ -213,7 +214,9 @@ async function main() {
       e.terminate();
       return lines[lines.length - 1];
     })()`);
-    log(`bench in Chromium's worker: ${bench}`);
+    const cpu = cpuSeconds(browser.pid) - cpuBefore;
+    const nodes = Number(bench.split(" ")[0]);
+    log(`bench in Chromium's worker: ${bench}; Chromium's processes used ${cpu.toFixed(2)} s of CPU meanwhile (${(nodes / cpu / 1e6).toFixed(2)} Mnps of CPU time)`);
     clearTimeout(timer);
     cleanup();
     return;
@@ -351,6 +354,27 @@ const STOP_CHECK = `(async () => {
     e.terminate();
     return { answer: answer.line, same, bestLines: lines.filter((l) => l.startsWith("bestmove")).length };
   })()`;
+
+/* CPU time (user + system, seconds) of process `pid` and its descendants, from /proc. */
+function cpuSeconds(pid) {
+  const stats = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch (e) {
+      /* gone meanwhile */
+    }
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of stats) if (!tree.has(p.pid) && tree.has(p.ppid)) grew = tree.add(p.pid) !== null;
+  }
+  return stats.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0) / 100;
+}
 
 /* A static server for `root` with the headers that isolate the page. */
 function serve(root) {
