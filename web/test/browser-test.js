@@ -271,6 +271,26 @@ async function main() {
   await clickElement("#fen-form button");
   s = await waitFor("set FEN", (st) => st.fen === fen && st.moves.length === 0, 5000);
   log("FEN set through the box");
+  // A mate played on the board ends the game: the rook on b9 mates (the
+  // one on a8 covers the king's way out).
+  await choose("#mode", "analyse");
+  const mateFen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1";
+  await evaluate(`document.getElementById("fen").value = ""`);
+  await clickElement("#fen");
+  await cmd("Input.insertText", { text: mateFen });
+  await clickElement("#fen-form button");
+  await waitFor("the mate position", (st) => st.fen === mateFen, 5000);
+  await clickMove("b1b9");
+  s = await waitFor("the game's end", (st) => st.end !== null, 5000);
+  const endText = await evaluate("document.getElementById('status').textContent");
+  if (s.end.winner !== "red" || !/^Red wins/.test(endText)) fail(`after the mate: ${JSON.stringify(s.end)}, status '${endText}'`);
+  log(`mate on the board: '${endText}'`);
+  await evaluate(`document.getElementById("fen").value = ""`);
+  await clickElement("#fen");
+  await cmd("Input.insertText", { text: fen });
+  await clickElement("#fen-form button");
+  await waitFor("set FEN again", (st) => st.fen === fen && st.moves.length === 0, 5000);
+
   // A bad FEN is refused and the position kept.
   await evaluate(`document.getElementById("fen").value = ""`);
   await clickElement("#fen");

@@ -57,6 +57,16 @@ engine.line("isready");
 if (lines[2] !== "readyok") fail("no readyok after bad input");
 console.log(`node-check: session: ${best}; bad FEN and command answered; readyok`);
 
+// A search bounded by time ends by the host's clock (std's clock panics
+// on this target; the search reads performance.now() through the host).
+lines.length = 0;
+engine.line("go movetime 200");
+const timed = lines.find((l) => l.startsWith("bestmove "));
+const lastInfo = lines.filter((l) => / time \d+ /.test(l)).pop() || "";
+const reported = Number((lastInfo.match(/ time (\d+) /) || [])[1]);
+if (!timed || !(reported > 0)) fail("go movetime 200: no bestmove, or no time in its info lines");
+console.log(`node-check: go movetime 200 answered ${timed} (last info at ${reported} ms)`);
+
 // `stop` during an infinite search: the host's poll says stop 300 ms in.
 lines.length = 0;
 const t0 = Date.now();
