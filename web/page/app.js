@@ -421,7 +421,16 @@
       render();
     };
     $("move-now").onclick = () => {
-      if (!state.desc || state.desc.end) return;
+      if (!state.desc || state.desc.end || enginesTurn()) return;
+      const side = humanSide();
+      if (side !== "both") {
+        // Against the engine: it takes over your side, you get the other.
+        $("mode").value = side === "red" ? "black" : "red";
+        state.flipped = $("mode").value === "black";
+        state.selected = null;
+        afterChange();
+        return;
+      }
       cancelSearches();
       startEngineMove();
     };

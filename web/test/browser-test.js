@@ -258,6 +258,15 @@ async function main() {
   if (s.moves.join(" ") !== game.slice(0, -2).join(" ")) fail("take back left " + s.moves.join(" "));
   log(`take back: ${game.length} -> ${s.moves.length} moves`);
 
+  // "Engine move" on your turn: Shuai takes Red, you get Black.
+  await clickElement("#move-now");
+  s = await waitFor("Shuai playing Red", (st) => st.moves.length === game.length - 1 && st.thinking.length === 0, 30000);
+  const mode = await evaluate("document.getElementById('mode').value");
+  if (mode !== "black") fail(`after Engine move the mode is ${mode}`);
+  log(`engine move: Shuai took Red and played ${s.moves[s.moves.length - 1]}`);
+  await choose("#mode", "red");
+  await waitFor("Shuai playing Black again", (st) => st.moves.length === game.length && st.thinking.length === 0, 30000);
+
   // Flip, then set a FEN through the box.
   await clickElement("#flip");
   const flipped = await pointOf("a0");

@@ -1,5 +1,6 @@
 //! The protocol-free engine: a position with its history, options, and one
-//! search at a time running on its own thread.
+//! search at a time running on its own thread (in WebAssembly, which has
+//! one thread, on the caller's: [`Engine::go`] returns after the search).
 //!
 //! Front-ends (UCCI, UCI) translate text into calls of [`Engine`] and the
 //! [`Listener`] callbacks back into text. The engine guarantees exactly one
@@ -89,7 +90,8 @@ pub struct Outcome {
 }
 
 /// Receives what a search reports. Both methods are called on the search
-/// thread; `best_move` exactly once per [`Engine::go`].
+/// thread (the caller's in WebAssembly); `best_move` exactly once per
+/// [`Engine::go`].
 pub trait Listener: Send + Sync {
     /// An iteration or current-move report.
     fn info(&self, event: &Event);
