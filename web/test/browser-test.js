@@ -133,6 +133,7 @@ async function main() {
   const cmd = (method, params) => send(method, params, sessionId);
   await cmd("Runtime.enable");
   await cmd("Page.enable");
+  await cmd("Network.enable");
   // A phone: 390 × 844 CSS pixels, touch, device pixel ratio 2.
   await cmd("Emulation.setDeviceMetricsOverride", { width: 390, height: 844, deviceScaleFactor: 2, mobile: true });
   await cmd("Page.navigate", { url: page });
@@ -342,6 +343,13 @@ async function main() {
   fs.writeFileSync(desktopFile, Buffer.from(desktop.data, "base64"));
   log(`screenshot ${desktopFile}`);
   await clickElement("#analyse-toggle");
+
+  // No request left the machine: the page, the scripts, the module (as
+  // base64 in a script) and the worker (a Blob) are all local.
+  const urls = events.filter((e) => e.method === "Network.requestWillBeSent").map((e) => e.params.request.url);
+  const remote = urls.filter((u) => !/^(file|blob|data):/.test(u));
+  if (remote.length) fail("requests beyond file://, blob: and data: " + JSON.stringify(remote.slice(0, 5)));
+  log(`${urls.length} requests, all file://, blob: or data:`);
 
   // The page served with cross-origin isolation: stop by the shared flag.
   const server = await serve(path.resolve(here, ".."));
