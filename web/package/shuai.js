@@ -141,7 +141,7 @@
       } catch (e) {
         // A trap (a bug): the engine instance is unusable from here.
         engine = null;
-        self.postMessage({ type: "error", message: "the engine failed: " + String(e && e.message ? e.message : e) });
+        self.postMessage({ type: "error", trap: true, message: "the engine failed: " + String(e && e.message ? e.message : e) });
       }
     }
   }
@@ -201,6 +201,7 @@
       this._replaying = false;
       this._dead = false;
       this._generation = 0;
+      this._recoveries = 0;
       // A shared stop flag needs shared memory, which browsers give only
       // to cross-origin isolated pages (served with COOP and COEP headers).
       const shared = typeof SharedArrayBuffer !== "undefined" && (typeof crossOriginIsolated === "undefined" || crossOriginIsolated);
@@ -230,7 +231,16 @@
           const msg = event.data;
           if (msg.type === "line") this._line(msg.line);
           else if (msg.type === "ready") resolve();
-          else if (msg.type === "error") {
+          else if (msg.type === "error" && msg.trap && this._recoveries < 3) {
+            // The engine trapped (a bug; natively the search's panic
+            // guard would answer): a new worker goes on from the same
+            // setup, and a running search is answered.
+            this._recoveries += 1;
+            this._emit("info string " + msg.message + "; the engine was restarted");
+            const searching = this._searching;
+            this._searching = false;
+            this._replace(searching);
+          } else if (msg.type === "error") {
             this._emit("info string " + msg.message);
             reject(new Error(msg.message));
             this._failWaiters(msg.message);
@@ -261,7 +271,10 @@
       if (this._searching && line.startsWith("info ") && / pv /.test(line) && !/ multipv [2-9]/.test(line)) {
         this._lastPv = line.split(" pv ")[1].trim().split(/\s+/);
       }
-      if (/^(bestmove|nobestmove)\b/.test(line)) this._searching = false;
+      if (/^(bestmove|nobestmove)\b/.test(line)) {
+        this._searching = false;
+        this._recoveries = 0;
+      }
       this._emit(line);
     }
 
@@ -356,6 +369,7 @@
 
     /** Sends `go <args>` and resolves with its best move. */
     go(args) {
+      if (this._dead) return Promise.reject(new Error("Shuai: the engine was terminated"));
       const result = this.bestMove();
       this.send(("go " + (args || "")).trim());
       return result;
@@ -383,13 +397,24 @@
         Atomics.store(this._flag, 0, ++this._generation);
         return;
       }
+      this._replace(true);
+    }
+
+    /*
+     * A new worker in the old one's place, given the lines that set the
+     * state up; `answer`: a search was running, so its best move is
+     * given (the last main line's first move, or a one-ply search's).
+     */
+    _replace(answer) {
       this._worker.terminate();
       const pv = this._lastPv;
+      this._lastPv = [];
       this.ready = this._start();
       this._replaying = true;
       const post = (line) => this._worker.postMessage({ type: "line", line, generation: this._generation });
       for (const line of this._history) post(line);
       post("isready"); // its readyok ends the replay (see _line)
+      if (!answer) return;
       if (pv.length > 0) {
         // Before any line of the new worker (those come as later tasks).
         const answer = "bestmove " + pv[0] + (pv.length > 1 ? " ponder " + pv[1] : "");

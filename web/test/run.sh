@@ -4,7 +4,9 @@
 # = README.md's signature, a UCI session, stop, rules queries:
 # node-check.js) and the page in headless Chromium (a short game through
 # the page's controls, take back, flip, FEN, analysis, a screenshot:
-# browser-test.js, screenshot in web/test/out/browser.png).
+# browser-test.js, screenshot in web/test/out/browser.png). The package's
+# own logic (stop by replacing the worker, replay, recovery after a trap)
+# is checked first with a stand-in worker (package-check.js).
 #
 # Needs Node and Chromium; on a Debian machine missing them (or the CJK
 # fonts the screenshot shows the pieces with) it installs Debian's
@@ -27,6 +29,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >&2
 fi
 "$web/build.sh"
+node "$here/package-check.js"
 node "$here/node-check.js"
 node "$here/browser-test.js"
 echo "web/test/run.sh: passed in $((SECONDS - start)) s" >&2
