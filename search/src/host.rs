@@ -15,6 +15,8 @@ use std::sync::OnceLock;
 static CLOCK: OnceLock<fn() -> f64> = OnceLock::new();
 /// Whether the host asks the running search to stop.
 static STOP_POLL: OnceLock<fn() -> bool> = OnceLock::new();
+/// Whether the host says the pondered move was played.
+static PONDERHIT_POLL: OnceLock<fn() -> bool> = OnceLock::new();
 
 /// Installs the host's clock (milliseconds, e.g. `performance.now()`):
 /// [`Instant`] reads it on targets without a clock of their own. Only the
@@ -29,6 +31,23 @@ pub fn set_clock(now_ms: fn() -> f64) {
 /// had been called. Only the first call counts.
 pub fn set_stop_poll(poll: fn() -> bool) {
     let _ = STOP_POLL.set(poll);
+}
+
+/// Installs a poll the search calls with its limit checks and while a
+/// ponder search waits: when it returns true during a ponder search, the
+/// search continues as a timed one, as after
+/// [`Control::set_pondering`](crate::Control::set_pondering)`(false)`
+/// (`ponderhit`). Only the first call counts.
+pub fn set_ponderhit_poll(poll: fn() -> bool) {
+    let _ = PONDERHIT_POLL.set(poll);
+}
+
+/// Ends pondering when the installed ponderhit poll (if any) says so.
+#[inline]
+pub fn check_ponderhit(control: &crate::Control) {
+    if control.pondering() && PONDERHIT_POLL.get().is_some_and(|poll| poll()) {
+        control.set_pondering(false);
+    }
 }
 
 /// Whether the installed stop poll (if any) asks the search to stop.

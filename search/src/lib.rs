@@ -175,6 +175,7 @@ impl Shared<'_> {
     /// Stops the search when the hard time limit or the node limit is hit
     /// (called by the main thread every `check_mask + 1` nodes).
     fn check_limits(&self) {
+        host::check_ponderhit(self.control);
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
         if out_of_nodes
             || (!self.control.pondering() && self.time.out_of_time())
@@ -478,6 +479,7 @@ impl Searcher {
                 if host::stop_requested() {
                     break;
                 }
+                host::check_ponderhit(control);
                 host::pause(1);
             }
             control.stop();

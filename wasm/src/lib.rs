@@ -12,13 +12,14 @@
 //! see [`rules`]). Imports (module `env`): `shuai_host_output(ptr, len)`
 //! (one output line), `shuai_host_now() -> f64` (milliseconds, e.g.
 //! `performance.now()`), `shuai_host_stop() -> i32` (non-zero: stop the
-//! search now).
+//! search now), `shuai_host_ponderhit() -> i32` (non-zero: the pondered
+//! move was played, as `ponderhit`).
 //!
 //! One thread: a `go` searches to its end before `shuai_line` returns,
-//! printing its `info` lines and its `bestmove` on the way. How `stop`
-//! reaches it is the host's business (`shuai_host_stop`, polled every 1024
-//! nodes): see `web/package/shuai.js` and README.md, "Shuai in the
-//! browser".
+//! printing its `info` lines and its `bestmove` on the way. How `stop` and
+//! `ponderhit` reach it is the host's business (`shuai_host_stop` and
+//! `shuai_host_ponderhit`, polled every 1024 nodes): see
+//! `web/package/shuai.js` and README.md, "In the browser".
 
 #![warn(missing_docs)]
 
@@ -39,6 +40,7 @@ mod host {
             pub fn shuai_host_output(ptr: *const u8, len: usize);
             pub fn shuai_host_now() -> f64;
             pub fn shuai_host_stop() -> i32;
+            pub fn shuai_host_ponderhit() -> i32;
         }
     }
 
@@ -64,6 +66,13 @@ mod host {
         unsafe { imports::shuai_host_stop() != 0 }
     }
 
+    /// Whether the host says the pondered move was played.
+    #[cfg(target_family = "wasm")]
+    pub fn ponderhit() -> bool {
+        // SAFETY: an imported function taking nothing and returning a number.
+        unsafe { imports::shuai_host_ponderhit() != 0 }
+    }
+
     /// The lines written so far (native tests; natively a search writes
     /// from its own thread).
     #[cfg(not(target_family = "wasm"))]
@@ -85,6 +94,12 @@ mod host {
     /// Never (native tests).
     #[cfg(not(target_family = "wasm"))]
     pub fn stop() -> bool {
+        false
+    }
+
+    /// Never (native tests).
+    #[cfg(not(target_family = "wasm"))]
+    pub fn ponderhit() -> bool {
         false
     }
 }
@@ -142,11 +157,12 @@ fn input_text(len: usize) -> String {
 
 /// Starts a fresh engine (dropping any earlier one) with its random
 /// choices seeded by `seed_hi:seed_lo` (the host's random numbers), and
-/// installs the host's clock and stop poll.
+/// installs the host's clock, stop poll and ponderhit poll.
 #[no_mangle]
 pub extern "C" fn shuai_init(seed_lo: u32, seed_hi: u32) {
     shuai_search::host::set_clock(host::now_ms);
     shuai_search::host::set_stop_poll(host::stop);
+    shuai_search::host::set_ponderhit_poll(host::ponderhit);
     let mut session = Session::new(HostLines {
         pending: Vec::new(),
     });

@@ -33,7 +33,10 @@ export class Shuai {
    * and the last main line's first move answers).
    */
   readonly stopMethod: "shared-flag" | "restart";
-  /** Sends a line (or several, separated by newlines) of UCI/UCCI text. */
+  /**
+   * Sends a line (or several, separated by newlines) of UCI/UCCI text.
+   * `stop` and `ponderhit` during a search travel as `stopMethod` says.
+   */
   send(line: string): void;
   /** Calls `cb` with every line the engine prints; returns a function that removes it. */
   onLine(cb: (line: string) => void): () => void;

@@ -42,7 +42,7 @@
     }
 
     /* Instantiates `module` (a WebAssembly.Module); returns its API. */
-    function instantiate(module, onLine, stopPoll) {
+    function instantiate(module, onLine, stopPoll, ponderhitPoll) {
       let exports = null;
       const env = {
         shuai_host_output(ptr, len) {
@@ -54,6 +54,9 @@
         },
         shuai_host_stop() {
           return stopPoll() ? 1 : 0;
+        },
+        shuai_host_ponderhit() {
+          return ponderhitPoll && ponderhitPoll() ? 1 : 0;
         },
       };
       const instance = new WebAssembly.Instance(module, { env });
@@ -113,8 +116,10 @@
    */
   function workerMain(core) {
     let engine = null;
-    let flag = null; // Int32Array over a SharedArrayBuffer: the stop count
+    // Int32Array over a SharedArrayBuffer: [0] counts stops, [1] ponderhits.
+    let flag = null;
     let goGeneration = 0;
+    let goPonderhits = 0;
     const queue = [];
     self.onmessage = (event) => {
       const msg = event.data;
@@ -122,7 +127,8 @@
         try {
           flag = msg.stopFlag ? new Int32Array(msg.stopFlag) : null;
           const poll = () => flag !== null && Atomics.load(flag, 0) > goGeneration;
-          engine = core.instantiate(msg.module, (line) => self.postMessage({ type: "line", line }), poll);
+          const ponderhit = () => flag !== null && Atomics.load(flag, 1) > goPonderhits;
+          engine = core.instantiate(msg.module, (line) => self.postMessage({ type: "line", line }), poll, ponderhit);
           engine.init(msg.seed[0], msg.seed[1]);
           self.postMessage({ type: "ready" });
           while (queue.length) run(queue.shift());
@@ -135,7 +141,10 @@
       }
     };
     function run(msg) {
-      if (/^\s*go\b/i.test(msg.line)) goGeneration = msg.generation;
+      if (/^\s*go\b/i.test(msg.line)) {
+        goGeneration = msg.generation;
+        goPonderhits = msg.ponderhits;
+      }
       try {
         if (engine.line(msg.line)) self.postMessage({ type: "quit" });
       } catch (e) {
@@ -205,7 +214,8 @@
       // A shared stop flag needs shared memory, which browsers give only
       // to cross-origin isolated pages (served with COOP and COEP headers).
       const shared = typeof SharedArrayBuffer !== "undefined" && (typeof crossOriginIsolated === "undefined" || crossOriginIsolated);
-      this._flag = shared && options.sharedStop !== false ? new Int32Array(new SharedArrayBuffer(4)) : null;
+      this._flag = shared && options.sharedStop !== false ? new Int32Array(new SharedArrayBuffer(8)) : null;
+      this._ponderhits = 0;
       /** Resolves when the worker is ready (lines sent before are queued). */
       this.ready = this._start();
     }
@@ -314,6 +324,14 @@
         if (one.trim() === "") continue;
         const isStop = /^\s*stop\b/i.test(one);
         const isGo = /^\s*go\b/i.test(one);
+        if (/^\s*ponderhit\b/i.test(one) && this._searching) {
+          // With shared memory the search reads it from the flag and goes
+          // on as a timed search; without, it cannot be told, so it is
+          // stopped and answers with what it has (as after `stop`).
+          if (this._flag) Atomics.store(this._flag, 1, ++this._ponderhits);
+          else this._interrupt();
+          continue;
+        }
         // A search is running: `stop` (or a `go`, which stops it first)
         // cannot wait in the worker's queue behind it.
         if ((isStop || isGo) && this._searching) {
@@ -325,8 +343,12 @@
           this._lastPv = [];
         }
         if (!NOT_REPLAYED.test(one)) this._remember(one);
-        this._worker.postMessage({ type: "line", line: one, generation: this._generation });
+        this._post(one);
       }
+    }
+
+    _post(line) {
+      this._worker.postMessage({ type: "line", line, generation: this._generation, ponderhits: this._ponderhits });
     }
 
     /*
@@ -411,7 +433,7 @@
       this._lastPv = [];
       this.ready = this._start();
       this._replaying = true;
-      const post = (line) => this._worker.postMessage({ type: "line", line, generation: this._generation });
+      const post = (line) => this._post(line);
       for (const line of this._history) post(line);
       post("isready"); // its readyok ends the replay (see _line)
       if (!answer) return;

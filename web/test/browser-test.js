@@ -360,6 +360,23 @@ async function main() {
   const stopped = await evaluate(STOP_CHECK);
   if (!/^bestmove [a-i]\d[a-i]\d/.test(stopped.answer) || !stopped.same || stopped.bestLines !== 1) fail("stop by the shared flag: " + JSON.stringify(stopped));
   log(`served cross-origin isolated: stop by the shared flag answered '${stopped.answer}' from the same worker`);
+  const pondered = await evaluate(`(async () => {
+    const e = new Shuai();
+    const lines = [];
+    e.onLine((l) => lines.push(l));
+    e.send("uci");
+    e.send("position startpos moves h2e2");
+    const best = e.go("ponder movetime 500");
+    while (!lines.some((l) => l.startsWith("info depth 5 "))) await new Promise((r) => setTimeout(r, 20));
+    const worker = e._worker;
+    e.send("ponderhit");
+    const answer = await best;
+    const same = worker === e._worker;
+    e.terminate();
+    return { answer: answer.line, same };
+  })()`);
+  if (!/^bestmove [a-i]\d[a-i]\d/.test(pondered.answer) || !pondered.same) fail("ponderhit by the shared flag: " + JSON.stringify(pondered));
+  log(`served cross-origin isolated: go ponder, ponderhit by the shared flag: '${pondered.answer}'`);
   server.close();
 
   const errors = events.filter((e) => e.method === "Runtime.exceptionThrown" || (e.method === "Runtime.consoleAPICalled" && e.params.type === "error"));

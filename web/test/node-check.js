@@ -2,8 +2,9 @@
 /*
  * Checks the WebAssembly engine under Node (no browser, no worker): the
  * bench node total against README.md's signature, a UCI session with a
- * search and bad input, `stop` through the host's stop poll, and the
- * rules queries. Prints the bench's nodes per second.
+ * search and bad input, a search ended by the host's clock, `stop` and
+ * `ponderhit` through the host's polls, and the rules queries. Prints the
+ * bench's nodes per second.
  *
  *   node web/test/node-check.js [--bench-only]
  */
@@ -20,7 +21,8 @@ if (!expected) throw new Error("README.md states no bench signature");
 const module_ = loadModule();
 const lines = [];
 let stopNow = () => false;
-const engine = core().instantiate(module_, (l) => lines.push(l), () => stopNow());
+let ponderhitNow = () => false;
+const engine = core().instantiate(module_, (l) => lines.push(l), () => stopNow(), () => ponderhitNow());
 engine.init(12345, 678);
 
 function fail(text) {
@@ -76,6 +78,16 @@ stopNow = () => false;
 const stopped = lines.find((l) => l.startsWith("bestmove "));
 if (!stopped) fail("no bestmove after a stopped infinite search");
 console.log(`node-check: go infinite stopped by the host after ${Date.now() - t0} ms: ${stopped}`);
+
+// A ponder search goes on as a timed one after the host's ponderhit.
+lines.length = 0;
+const t1 = Date.now();
+ponderhitNow = () => Date.now() - t1 > 200;
+engine.line("go ponder movetime 300");
+ponderhitNow = () => false;
+const pondered = lines.find((l) => l.startsWith("bestmove "));
+if (!pondered) fail("no bestmove after go ponder and the host's ponderhit");
+console.log(`node-check: go ponder, ponderhit from the host: ${pondered}`);
 
 // Rules queries.
 // After 炮二平五 Black has the start's 44 moves, less 砲8进7 (h7h0, whose

@@ -5,7 +5,8 @@
  * `stop` by replacing the worker (the best move from the last main line,
  * or a one-ply search when no line came), the setup replayed to the new
  * worker and its replies hidden, a trapped engine restarted and its
- * search answered, and promises of best moves.
+ * search answered, `ponderhit` without shared memory, and promises of best
+ * moves.
  *
  *   node web/test/package-check.js
  */
@@ -100,12 +101,23 @@ async function main() {
   assert.ok(heard.includes("info string the engine failed: unreachable; the engine was restarted"));
   assert.strictEqual(fourth.lines().pop(), "isready");
 
+  // ponderhit cannot reach a search without shared memory: it answers
+  // with what it has, as after stop.
+  fourth.say({ type: "line", line: "readyok" });
+  best = engine.go("ponder movetime 1000");
+  fourth.say({ type: "line", line: "info depth 3 score cp 1 pv g6g5 c3c4" });
+  engine.send("ponderhit");
+  assert.ok(fourth.terminated);
+  const fifth = workers[4];
+  assert.deepStrictEqual(await best, { bestmove: "g6g5", ponder: "c3c4", line: "bestmove g6g5 ponder c3c4" });
+  assert.ok(!fifth.lines().includes("ponderhit"));
+
   // Idle stop is passed on (UCCI answers it); a perft is not a search.
   engine.send("stop");
-  assert.strictEqual(fourth.lines().pop(), "stop");
+  assert.strictEqual(fifth.lines().pop(), "stop");
   engine.send("go perft 3");
   engine.send("stop");
-  assert.strictEqual(workers.length, 4, "a perft is not replaced");
+  assert.strictEqual(workers.length, 5, "a perft is not replaced");
   await tick();
   engine.terminate();
   await assert.rejects(engine.go("depth 1"), /terminated/);

@@ -484,6 +484,7 @@ impl Engine {
                     if host::stop_requested() {
                         break;
                     }
+                    host::check_ponderhit(&control);
                     host::pause(1);
                 }
                 let mut outcome = match result {
