@@ -360,22 +360,8 @@ async function main() {
   const stopped = await evaluate(STOP_CHECK);
   if (!/^bestmove [a-i]\d[a-i]\d/.test(stopped.answer) || !stopped.same || stopped.bestLines !== 1) fail("stop by the shared flag: " + JSON.stringify(stopped));
   log(`served cross-origin isolated: stop by the shared flag answered '${stopped.answer}' from the same worker`);
-  const pondered = await evaluate(`(async () => {
-    const e = new Shuai();
-    const lines = [];
-    e.onLine((l) => lines.push(l));
-    e.send("uci");
-    e.send("position startpos moves h2e2");
-    const best = e.go("ponder movetime 500");
-    while (!lines.some((l) => l.startsWith("info depth 5 "))) await new Promise((r) => setTimeout(r, 20));
-    const worker = e._worker;
-    e.send("ponderhit");
-    const answer = await best;
-    const same = worker === e._worker;
-    e.terminate();
-    return { answer: answer.line, same };
-  })()`);
-  if (!/^bestmove [a-i]\d[a-i]\d/.test(pondered.answer) || !pondered.same) fail("ponderhit by the shared flag: " + JSON.stringify(pondered));
+  const pondered = await evaluate(interruptCheck("position startpos moves h2e2", "ponder movetime 500", "ponderhit"));
+  if (!/^bestmove [a-i]\d[a-i]\d/.test(pondered.answer) || !pondered.same || pondered.bestLines !== 1) fail("ponderhit by the shared flag: " + JSON.stringify(pondered));
   log(`served cross-origin isolated: go ponder, ponderhit by the shared flag: '${pondered.answer}'`);
   server.close();
 
@@ -387,20 +373,22 @@ async function main() {
 }
 
 /*
- * Through the package on the page: an infinite search, `stop` once it has
- * reached depth 6, then `isready`: one best move, and whether the worker
- * is the same one (shared flag) or a new one (restart).
+ * Through the package on the page: `go <goArgs>` from `position`, then
+ * `word` (stop, ponderhit) once the search has reached depth 5, then
+ * `isready`: the best move, how many came, and whether the worker is the
+ * same one (shared flag) or a new one (restart).
  */
-const STOP_CHECK = `(async () => {
+function interruptCheck(position, goArgs, word) {
+  return `(async () => {
     const e = new Shuai();
     const lines = [];
     e.onLine((l) => lines.push(l));
     e.send("uci");
-    e.send("position startpos");
-    const best = e.go("infinite");
-    while (!lines.some((l) => l.startsWith("info depth 6 "))) await new Promise((r) => setTimeout(r, 20));
+    e.send(${JSON.stringify(position)});
+    const best = e.go(${JSON.stringify(goArgs)});
+    while (!lines.some((l) => l.startsWith("info depth 5 "))) await new Promise((r) => setTimeout(r, 20));
     const worker = e._worker;
-    e.stop();
+    e.send(${JSON.stringify(word)});
     const answer = await best;
     e.send("isready");
     while (!lines.includes("readyok")) await new Promise((r) => setTimeout(r, 20));
@@ -408,6 +396,8 @@ const STOP_CHECK = `(async () => {
     e.terminate();
     return { answer: answer.line, same, bestLines: lines.filter((l) => l.startsWith("bestmove")).length };
   })()`;
+}
+const STOP_CHECK = interruptCheck("position startpos", "infinite", "stop");
 
 /* CPU time (user + system, seconds) of process `pid` and its descendants, from /proc. */
 function cpuSeconds(pid) {
