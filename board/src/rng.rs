@@ -33,11 +33,25 @@ impl Rng {
 
     /// A generator seeded from the clock and the process id (for play,
     /// where every game should differ).
+    ///
+    /// On WebAssembly, which has neither (both panic there), it is a fixed
+    /// seed: the host seeds the engine itself (`Engine::set_seed`).
+    #[cfg(not(target_family = "wasm"))]
     pub fn from_clock() -> Rng {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         Rng::new(nanos ^ u64::from(std::process::id()).rotate_left(32))
+    }
+
+    /// A generator seeded from the clock and the process id (for play,
+    /// where every game should differ).
+    ///
+    /// On WebAssembly, which has neither (both panic there), it is a fixed
+    /// seed: the host seeds the engine itself (`Engine::set_seed`).
+    #[cfg(target_family = "wasm")]
+    pub fn from_clock() -> Rng {
+        Rng::new(0x5348_5541_4900_0001)
     }
 
     /// The next 64 random bits.

@@ -2,8 +2,8 @@
 //! root move, a blank line, then `Nodes searched: <N>`.
 
 use shuai_board::{perft_divide_until, Position};
+use shuai_search::host::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Runs perft to `depth` on `pos`, handing `emit` each root move's line as
 /// soon as it is counted, then a blank line and the total. When `stop` is

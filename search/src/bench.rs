@@ -3,11 +3,12 @@
 //! build always prints the same number, and a change that alters it says
 //! so (`Bench: N` in the commit message).
 
+use crate::host::Instant;
 use crate::{Control, Limits, Searcher};
 use shuai_board::Position;
 use shuai_eval::nnue::Network;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;

@@ -19,6 +19,7 @@
 pub mod bench;
 mod correction;
 mod history;
+pub mod host;
 mod limits;
 mod ordering;
 pub mod params;
@@ -36,6 +37,7 @@ pub use time::TimeManager;
 pub use tt::{Bound, TranspositionTable};
 
 use history::History;
+use host::Instant;
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::rules::RuleBook;
 use shuai_board::{Move, Position};
@@ -43,7 +45,7 @@ use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use vote::ThreadBest;
 use worker::Worker;
 
@@ -173,8 +175,12 @@ impl Shared<'_> {
     /// Stops the search when the hard time limit or the node limit is hit
     /// (called by the main thread every `check_mask + 1` nodes).
     fn check_limits(&self) {
+        host::check_ponderhit(self.control);
         let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
-        if out_of_nodes || (!self.control.pondering() && self.time.out_of_time()) {
+        if out_of_nodes
+            || (!self.control.pondering() && self.time.out_of_time())
+            || host::stop_requested()
+        {
             self.control.stop();
         }
     }
@@ -470,7 +476,11 @@ impl Searcher {
             main.iterate(max_depth, multipv, &mut report);
             // Analysis and pondering wait for the GUI's word.
             while !control.stopped() && (limits.infinite || control.pondering()) {
-                std::thread::sleep(Duration::from_millis(1));
+                if host::stop_requested() {
+                    break;
+                }
+                host::check_ponderhit(control);
+                host::pause(1);
             }
             control.stop();
             main.best()

@@ -2,9 +2,10 @@
 //! when the best move is unstable or the score falls) and a hard limit
 //! checked during the search, never beyond the clock.
 
+use crate::host::Instant;
 use crate::limits::{Clock, Limits};
 use crate::params::Params;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The soft budget is stretched or shrunk at most this much (the
 /// smallest and largest scale between iterations).

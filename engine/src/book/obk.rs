@@ -13,11 +13,18 @@
 //! The connection is not `Sync` (SQLite handles are used by one thread at
 //! a time); it sits behind a mutex so a [`super::Book`] can be shared.
 
-use super::{board_key, from_square16, obk_keys, square16, BookError, BookFormat, BookMove};
+#[cfg(not(target_family = "wasm"))]
+use super::from_square16;
+use super::{board_key, obk_keys, square16, BookError, BookFormat, BookMove};
+#[cfg(not(target_family = "wasm"))]
 use rusqlite::types::Value;
+#[cfg(not(target_family = "wasm"))]
 use rusqlite::{params, Connection, OpenFlags};
 use shuai_board::{Color, Move, Position};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(not(target_family = "wasm"))]
+use std::path::PathBuf;
+#[cfg(not(target_family = "wasm"))]
 use std::sync::Mutex;
 
 fn key_of(pos: &Position, mirrored: bool) -> i64 {
@@ -39,6 +46,7 @@ pub fn key(pos: &Position) -> i64 {
 
 /// The REAL spelling of a negative BHGUI key, when it has one: a NaN
 /// would be stored as NULL by SQLite, so such keys stay integers.
+#[cfg(not(target_family = "wasm"))]
 fn real_spelling(key: i64) -> Option<f64> {
     let real = f64::from_bits(key as u64);
     (key < 0 && !real.is_nan()).then_some(real)
@@ -53,6 +61,7 @@ pub enum SqliteFormat {
     PfBook,
 }
 
+#[cfg(not(target_family = "wasm"))]
 impl SqliteFormat {
     fn table(self) -> &'static str {
         match self {
@@ -64,6 +73,7 @@ impl SqliteFormat {
 
 /// A value as a whole number, whatever SQLite type it was stored as
 /// (GUIs differ).
+#[cfg(not(target_family = "wasm"))]
 fn int_of(v: &Value) -> Option<i64> {
     match v {
         Value::Integer(i) => Some(*i),
@@ -74,12 +84,14 @@ fn int_of(v: &Value) -> Option<i64> {
 }
 
 /// An opened SQLite book.
+#[cfg(not(target_family = "wasm"))]
 pub(super) struct Reader {
     path: PathBuf,
     format: SqliteFormat,
     conn: Mutex<Connection>,
 }
 
+#[cfg(not(target_family = "wasm"))]
 impl Reader {
     pub(super) fn open(path: &Path) -> Result<Reader, BookError> {
         let corrupt = |why: String| BookError::Corrupt(path.to_path_buf(), why);
@@ -178,6 +190,32 @@ impl Reader {
     }
 }
 
+/// WebAssembly builds read no SQLite books (the bundled SQLite is C code
+/// that `wasm32-unknown-unknown` cannot compile, and a browser page has no
+/// files): opening one says so, and the engine plays on by search.
+#[cfg(target_family = "wasm")]
+pub(super) struct Reader {
+    never: std::convert::Infallible,
+}
+
+#[cfg(target_family = "wasm")]
+impl Reader {
+    pub(super) fn open(path: &Path) -> Result<Reader, BookError> {
+        Err(BookError::Corrupt(
+            path.to_path_buf(),
+            "SQLite books (.obk, .pfBook) are not read by the WebAssembly build".into(),
+        ))
+    }
+
+    pub(super) fn format(&self) -> BookFormat {
+        match self.never {}
+    }
+
+    pub(super) fn moves(&self, _: &Position, _: bool) -> Result<Vec<BookMove>, BookError> {
+        match self.never {}
+    }
+}
+
 /// When no move of a position has a positive score, weighs the moves by
 /// their results instead (two per win, one per draw), and equally when
 /// there are none: a book of unscored moves is still a book.
@@ -216,6 +254,7 @@ pub struct BookEntry {
 /// stored as given (readers also look up the mirror).
 #[derive(Debug)]
 pub struct SqliteWriter {
+    #[cfg_attr(target_family = "wasm", allow(dead_code))]
     format: SqliteFormat,
     rows: Vec<(i64, u16, BookEntry)>,
 }
@@ -242,7 +281,9 @@ impl SqliteWriter {
         self.rows.push((key, vmove, entry));
     }
 
-    /// Writes the book to `path` (replacing any file there).
+    /// Writes the book to `path` (replacing any file there). Not in
+    /// WebAssembly builds, which have neither files nor SQLite.
+    #[cfg(not(target_family = "wasm"))]
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), rusqlite::Error> {
         let path = path.as_ref();
         if path.exists() {

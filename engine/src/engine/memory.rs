@@ -1,5 +1,6 @@
 //! How much memory the table may take.
 
+#[cfg(not(target_family = "wasm"))]
 use super::options::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// The largest table the machine can hold comfortably: three quarters of
@@ -9,6 +10,10 @@ use super::options::{DEFAULT_HASH_MB, MAX_HASH_MB};
 /// Windows and macOS as on Linux (it was read from `/proc/meminfo`, and on
 /// Windows a `Hash` larger than memory could abort the engine instead of
 /// drawing a message). On Linux a cgroup's limit (a container) counts too.
+///
+/// In WebAssembly (a browser page) it is [`WASM_MAX_HASH_MB`]: a 32-bit
+/// memory holds 4 GiB at most, and a page should not take much of it.
+#[cfg(not(target_family = "wasm"))]
 pub fn max_hash_mb() -> usize {
     available_bytes().map_or(MAX_HASH_MB, |bytes| {
         let mb = usize::try_from(bytes / (1 << 20)).unwrap_or(usize::MAX);
@@ -18,6 +23,7 @@ pub fn max_hash_mb() -> usize {
 
 /// Bytes of memory a new allocation can take without swapping, if the
 /// system says.
+#[cfg(not(target_family = "wasm"))]
 fn available_bytes() -> Option<u64> {
     if !sysinfo::IS_SUPPORTED_SYSTEM {
         return None;
@@ -54,4 +60,14 @@ mod tests {
         // clamp silently fell back to the maximum.
         assert!(available_bytes().is_some_and(|b| b > 0));
     }
+}
+
+/// The largest table in a WebAssembly build (MB).
+#[cfg(target_family = "wasm")]
+pub const WASM_MAX_HASH_MB: usize = 256;
+
+/// The largest table in a WebAssembly build: [`WASM_MAX_HASH_MB`].
+#[cfg(target_family = "wasm")]
+pub fn max_hash_mb() -> usize {
+    WASM_MAX_HASH_MB
 }

@@ -1,5 +1,6 @@
 //! The protocol-free engine: a position with its history, options, and one
-//! search at a time running on its own thread.
+//! search at a time running on its own thread (in WebAssembly, which has
+//! one thread, on the caller's: [`Engine::go`] returns after the search).
 //!
 //! Front-ends (UCCI, UCI) translate text into calls of [`Engine`] and the
 //! [`Listener`] callbacks back into text. The engine guarantees exactly one
@@ -54,12 +55,14 @@ use policy::{fallback_outcome, Decider};
 use probe::{probe_line, probe_table};
 use report::Collector;
 use shuai_board::{Move, Position, Rng};
+use shuai_search::host::{self, Instant};
 use shuai_search::{Control, Event, Info, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+#[cfg(not(target_family = "wasm"))]
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The result of one `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +90,8 @@ pub struct Outcome {
 }
 
 /// Receives what a search reports. Both methods are called on the search
-/// thread; `best_move` exactly once per [`Engine::go`].
+/// thread (the caller's in WebAssembly); `best_move` exactly once per
+/// [`Engine::go`].
 pub trait Listener: Send + Sync {
     /// An iteration or current-move report.
     fn info(&self, event: &Event);
@@ -112,9 +116,22 @@ pub struct ProbeResult {
     pub upper: Option<(i32, i32)>,
 }
 
+/// Where a started search runs.
+enum Job {
+    /// On a thread of its own (native builds): `stop`, `isready` and the
+    /// rest are served while it searches.
+    #[cfg(not(target_family = "wasm"))]
+    Thread(JoinHandle<(Box<Searcher>, Outcome)>),
+    /// Already run to its end on the caller's thread (WebAssembly, which
+    /// has one thread; the host stops it through
+    /// [`shuai_search::host::set_stop_poll`]).
+    #[cfg(target_family = "wasm")]
+    Done(Box<Searcher>, Outcome),
+}
+
 /// Flags and snapshots shared with the running search.
 struct Running {
-    handle: JoinHandle<(Box<Searcher>, Outcome)>,
+    handle: Job,
     control: Arc<Control>,
     /// Set when the caller (not the search itself) asked to stop.
     asked_to_stop: Arc<AtomicBool>,
@@ -328,14 +345,19 @@ impl Engine {
     /// returns its outcome.
     pub fn wait(&mut self) -> Option<Outcome> {
         let running = self.running.take()?;
-        let (searcher, outcome) = match running.handle.join() {
-            Ok(pair) => pair,
-            Err(_) => {
-                // The thread died outside the guarded search: start afresh.
-                log::error!("search thread failed; recreating the searcher");
-                let s = self.options.searcher();
-                (Box::new(s), fallback_outcome(&running.root, &self.banned))
-            }
+        let (searcher, outcome) = match running.handle {
+            #[cfg(not(target_family = "wasm"))]
+            Job::Thread(handle) => match handle.join() {
+                Ok(pair) => pair,
+                Err(_) => {
+                    // The thread died outside the guarded search: start afresh.
+                    log::error!("search thread failed; recreating the searcher");
+                    let s = self.options.searcher();
+                    (Box::new(s), fallback_outcome(&running.root, &self.banned))
+                }
+            },
+            #[cfg(target_family = "wasm")]
+            Job::Done(searcher, outcome) => (searcher, outcome),
         };
         self.searcher = Some(searcher);
         self.last = Some((running.root.key(), outcome.clone()));
@@ -459,7 +481,11 @@ impl Engine {
                 while !asked_to_stop.load(Ordering::SeqCst)
                     && (control.pondering() || limits.infinite)
                 {
-                    std::thread::sleep(Duration::from_millis(1));
+                    if host::stop_requested() {
+                        break;
+                    }
+                    host::check_ponderhit(&control);
+                    host::pause(1);
                 }
                 let mut outcome = match result {
                     Some(r) => decide.outcome(&pos, r, &collector),
@@ -477,10 +503,19 @@ impl Engine {
                 (searcher, outcome)
             }
         };
+        #[cfg(not(target_family = "wasm"))]
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
-            .spawn(thread);
+            .spawn(thread)
+            .map(Job::Thread);
+        // One thread: the search runs here, to its end (its reports and its
+        // best move reach the listener before `go` returns).
+        #[cfg(target_family = "wasm")]
+        let spawned = {
+            let (searcher, outcome) = thread();
+            std::io::Result::Ok(Job::Done(searcher, outcome))
+        };
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {

@@ -15,6 +15,11 @@
 //! the search ends. In UCCI batch mode every line waits, except that an
 //! infinite or ponder search still obeys `stop`, `ponderhit` and `quit`.
 //!
+//! Where there are no threads (WebAssembly), [`Session`] takes the lines
+//! one at a time from its caller instead and a `go` searches to its end
+//! before the call returns; the host stops it through
+//! [`shuai_search::host::set_stop_poll`].
+//!
 //! Every reply is one line, flushed; problems with the input are reported
 //! on one line (`info message` in UCCI, `info string` in UCI) and the last
 //! good state is kept. Nothing on input makes the process exit but `quit`
@@ -34,7 +39,7 @@ use shuai_search::Event;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -97,7 +102,8 @@ enum Msg {
 /// A `go perft` counting on its own thread.
 struct PerftJob {
     id: u64,
-    handle: JoinHandle<()>,
+    /// `None` when it was counted on the caller's thread (WebAssembly).
+    handle: Option<JoinHandle<()>>,
     /// Set to make it give up.
     stop: Arc<AtomicBool>,
     /// Set when it has printed its last line.
@@ -159,6 +165,78 @@ where
         }
     }
     Ok(())
+}
+
+/// The protocol driven by its caller, one line at a time, without an
+/// input thread: the WebAssembly build's entry point (a Web Worker hands
+/// it each line), and usable anywhere a line-in, lines-out engine is
+/// wanted. Where threads exist a search still runs on its own thread and
+/// its `bestmove` is printed when it ends; [`Session::wait`] waits for it.
+pub struct Session {
+    controller: Controller,
+    rx: Receiver<Msg>,
+    quit: bool,
+}
+
+impl Session {
+    /// A session writing its replies, one flushed line each, to `output`.
+    pub fn new(output: impl Write + Send + 'static) -> Session {
+        let (tx, rx) = channel();
+        Session {
+            controller: Controller::new(Output::new(output), tx),
+            rx,
+            quit: false,
+        }
+    }
+
+    /// Seeds the engine's random choices (levels, `Randomness`, book
+    /// picks): where the platform has no clock to seed from (WebAssembly)
+    /// the host passes one.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.controller.engine.set_seed(seed);
+    }
+
+    /// Handles one line of input (line endings and invalid text are
+    /// tolerated as on standard input); returns [`Flow::Quit`] after
+    /// `quit` (later lines are ignored).
+    pub fn line(&mut self, line: &str) -> Flow {
+        if self.quit {
+            return Flow::Quit;
+        }
+        let line = line.trim_end_matches(['\r', '\n']);
+        let flow = self.controller.handle(Msg::Line(line.to_string()));
+        self.after(flow)
+    }
+
+    /// Waits until no search or perft is running (its last line printed
+    /// and the commands that waited for it run).
+    pub fn wait(&mut self) -> Flow {
+        while !self.quit && self.controller.is_busy() {
+            let Ok(msg) = self.rx.recv() else { break };
+            let flow = self.controller.handle(msg);
+            self.after(flow);
+        }
+        self.flow()
+    }
+
+    /// Collects what finished meanwhile (a search run on this thread has
+    /// finished by now).
+    fn after(&mut self, flow: Flow) -> Flow {
+        self.quit |= flow == Flow::Quit;
+        while !self.quit {
+            let Ok(msg) = self.rx.try_recv() else { break };
+            self.quit |= self.controller.handle(msg) == Flow::Quit;
+        }
+        self.flow()
+    }
+
+    fn flow(&self) -> Flow {
+        if self.quit {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
 }
 
 /// Sends each line of `input` (CR and LF stripped, invalid UTF-8 replaced)
@@ -415,6 +493,7 @@ impl Controller {
                 Some("off") => self.front.debug = false,
                 _ => self.message("debug needs 'on' or 'off'"),
             },
+            "bench" => self.bench(args),
             "d" | "display" => {
                 let pos = self.engine.position();
                 let text = format!("{pos}Fen: {}", pos.to_fen());
@@ -455,8 +534,8 @@ impl Controller {
     /// process exits, whichever path led here.
     /// Waits for the perft (if any) to end, without running the queue.
     fn finish_perft_only(&mut self) {
-        if let Some(p) = self.perft.take() {
-            if p.handle.join().is_err() {
+        if let Some(handle) = self.perft.take().and_then(|p| p.handle) {
+            if handle.join().is_err() {
                 log::error!("the perft thread failed");
             }
         }
@@ -481,10 +560,19 @@ impl Controller {
                 let _ = tx.send(Msg::PerftDone(id));
             }
         };
-        match std::thread::Builder::new()
+        // One thread (WebAssembly): count here; `stop` cannot reach it.
+        #[cfg(target_family = "wasm")]
+        let spawned = {
+            let mut thread = thread;
+            thread();
+            io::Result::Ok(None)
+        };
+        #[cfg(not(target_family = "wasm"))]
+        let spawned = std::thread::Builder::new()
             .name("perft".into())
             .spawn(thread)
-        {
+            .map(Some);
+        match spawned {
             Ok(handle) => {
                 self.perft = Some(PerftJob {
                     id,
@@ -495,6 +583,37 @@ impl Controller {
             }
             Err(e) => self.message(&format!("cannot start perft: {e}")),
         }
+    }
+
+    /// `bench [depth]`: `shuai bench` as a command (for builds without a
+    /// command line, such as WebAssembly): each position's result as a
+    /// message line, then `<nodes> nodes <nps> nps` as `shuai bench`
+    /// prints it. Blocks until done (it is not a search `stop` ends).
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first().map(|a| a.parse::<u32>()) {
+            None => shuai_search::bench::DEFAULT_DEPTH,
+            Some(Ok(d)) if (1..=30).contains(&d) => d,
+            Some(_) => {
+                self.message("bench: the depth must be a number from 1 to 30");
+                return;
+            }
+        };
+        let network = match crate::engine::EvalNetwork::load("") {
+            Ok(n) => n.network,
+            Err(e) => {
+                self.message(&format!("bench: {e}"));
+                return;
+            }
+        };
+        let (out, fmt) = (self.out.clone(), self.fmt());
+        let result = shuai_search::bench::run(depth, 1, Some(network), |i, best, nodes| {
+            out.line(&fmt.message(&format!(
+                "bench position {} bestmove {best} nodes {nodes}",
+                i + 1
+            )));
+        });
+        self.out
+            .line(&format!("{} nodes {} nps", result.nodes, result.nps()));
     }
 
     fn quit(&mut self) -> Flow {

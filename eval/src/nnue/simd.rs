@@ -1,6 +1,10 @@
 //! The inner loops of the network: accumulator updates and the output
 //! layer, each with a portable version and, on x86-64 processors with
-//! AVX2, a faster one chosen at run time. Both give the same bits.
+//! AVX2, a faster one chosen at run time. Both give the same bits. A
+//! WebAssembly module built with SIMD (`-C target-feature=+simd128`, as
+//! `web/build.sh` does) has its own output layer, fixed at compile time
+//! (a module cannot choose at run time); its accumulator loops are the
+//! portable ones, which the compiler vectorises for simd128 by itself.
 //!
 //! The accumulator loops are written once, plainly, and compiled twice:
 //! as they are (SSE2 on x86-64, 8 values per instruction) and inside a
@@ -16,7 +20,10 @@
 use super::network::{squared_activation, Row, HIDDEN};
 // Only the AVX2 output layer names the clamp's bound; other targets would
 // warn about an unused import.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_family = "wasm", target_feature = "simd128")
+))]
 use super::network::QFT;
 
 /// Whether the processor has AVX2 (answered from a cache after the first
@@ -127,10 +134,21 @@ pub(crate) fn screlu_dot(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Ro
             return unsafe { screlu_dot_avx2(us, them, weights) };
         }
     }
-    screlu_dot_generic(us, them, weights)
+    screlu_dot_fallback(us, them, weights)
 }
 
+/// The output sum where no run-time choice is made: the portable sum, or
+/// the simd128 one in a WebAssembly module built with SIMD.
+#[cfg(not(all(target_family = "wasm", target_feature = "simd128")))]
+use screlu_dot_generic as screlu_dot_fallback;
+#[cfg(all(target_family = "wasm", target_feature = "simd128"))]
+use screlu_dot_simd128 as screlu_dot_fallback;
+
 /// The portable output sum, term by term as the reference computes it.
+#[cfg_attr(
+    all(target_family = "wasm", target_feature = "simd128"),
+    allow(dead_code)
+)]
 pub(crate) fn screlu_dot_generic(
     us: &[i16; HIDDEN],
     them: &[i16; HIDDEN],
@@ -180,6 +198,51 @@ fn screlu_dot_avx2(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2])
     }
     let lanes: [i32; 8] = lanes_i32(sum);
     lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+}
+
+/// [`screlu_dot_generic`] with WebAssembly SIMD, 8 values at a time: `x`
+/// clipped to `0..=QFT`, squared exactly in u32 lanes (at most 1020² =
+/// 1,040,400), `((x² >> 4) + 128) >> 8` as [`squared_activation`] computes
+/// it (at most 254), narrowed back to 16-bit lanes, and
+/// `i32x4_dot_i16x8` multiplies by the weights and adds neighbouring pairs
+/// into i32 lanes (each pair ≤ 2 · 254 · 32768, exact). The lanes and then
+/// their total add with wrapping, so the result equals the portable sum
+/// bit for bit.
+#[cfg(all(target_family = "wasm", target_feature = "simd128"))]
+fn screlu_dot_simd128(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[Row; 2]) -> i32 {
+    use std::arch::wasm32::*;
+    const LANES: usize = 8;
+    let zero = i16x8_splat(0);
+    let qft = i16x8_splat(QFT as i16);
+    let half = u32x4_splat(128);
+    let mut sum = i32x4_splat(0);
+    for (acc, w) in [(us, &weights[0]), (them, &weights[1])] {
+        for i in (0..HIDDEN).step_by(LANES) {
+            // SAFETY: `i + LANES <= HIDDEN`, so both reads of 16 bytes
+            // stay inside their arrays; `v128_load` has no alignment needs.
+            let (x, w) = unsafe {
+                (
+                    v128_load(acc.as_ptr().add(i).cast()),
+                    v128_load(w.0.as_ptr().add(i).cast()),
+                )
+            };
+            let clipped = i16x8_min(i16x8_max(x, zero), qft);
+            let lo = u32x4_extmul_low_u16x8(clipped, clipped);
+            let hi = u32x4_extmul_high_u16x8(clipped, clipped);
+            let lo = u32x4_shr(u32x4_add(u32x4_shr(lo, 4), half), 8);
+            let hi = u32x4_shr(u32x4_add(u32x4_shr(hi, 4), half), 8);
+            let u = u16x8_narrow_i32x4(lo, hi);
+            sum = i32x4_add(sum, i32x4_dot_i16x8(u, w));
+        }
+    }
+    [
+        i32x4_extract_lane::<0>(sum),
+        i32x4_extract_lane::<1>(sum),
+        i32x4_extract_lane::<2>(sum),
+        i32x4_extract_lane::<3>(sum),
+    ]
+    .iter()
+    .fold(0i32, |s, &x| s.wrapping_add(x))
 }
 
 /// The eight i32 lanes of a 256-bit register.

@@ -374,7 +374,7 @@ mod tests {
             tt: &tt,
             control: &control,
             limits: &limits,
-            time: TimeManager::new(&limits, std::time::Instant::now(), &params),
+            time: TimeManager::new(&limits, crate::host::Instant::now(), &params),
             node_counts: vec![AtomicU64::new(0)],
             check_mask: 1023,
             natural_limit: 120,
