@@ -1,0 +1,20 @@
+//! Prints the census of endings generated in memory (a quick look while
+//! developing; `shuai-tools egtb gen` is the real command).
+use shuai_egtb::{generate_set, Material};
+use std::time::Instant;
+
+fn main() {
+    for name in std::env::args().skip(1) {
+        let Ok(m) = Material::parse(&name) else {
+            eprintln!("bad name {name}");
+            continue;
+        };
+        let t = Instant::now();
+        let set = generate_set(m, &mut |_, _| {}).expect("generation");
+        for sub in m.closure() {
+            let table = set.get(&sub).expect("generated");
+            println!("{sub}: {:?}", table.census());
+        }
+        println!("{name}: {:.2}s", t.elapsed().as_secs_f64());
+    }
+}
