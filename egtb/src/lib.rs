@@ -113,6 +113,7 @@ mod probe;
 pub mod rule;
 mod table;
 mod value;
+pub mod verify;
 
 pub use gen::{generate, GenError, GenProgress};
 pub use material::{stage1, Material, MaterialError};

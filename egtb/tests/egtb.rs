@@ -3,62 +3,15 @@
 //! distance, known results hold, files round-trip and damage is refused.
 
 use shuai_board::{Color, Piece, PieceKind, Position, Rng, Square};
-use shuai_egtb::{file, generate_set, Material, Table, TableSet, Value};
+use shuai_egtb::{file, generate_set, verify, Material, Table, TableSet, Value};
 use std::sync::OnceLock;
-
-/// The value a position must have given its children's values: the
-/// definition of the tables, computed forward, independently of the
-/// retrograde generator. Rule results are checked separately.
-fn expected_from_children(pos: &mut Position, set: &TableSet) -> Value {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Value::Loss(0);
-    }
-    let mut best_win: Option<u16> = None;
-    let mut all_lose = true;
-    let mut longest = 0;
-    for &m in moves.as_slice() {
-        pos.make_move(m);
-        let child = set.probe(pos).expect("child covered");
-        pos.unmake_move();
-        match child {
-            Value::Loss(n) => best_win = Some(best_win.map_or(n + 1, |b| b.min(n + 1))),
-            Value::Win(n) => longest = longest.max(n + 1),
-            _ => all_lose = false,
-        }
-    }
-    match best_win {
-        Some(n) => Value::Win(n),
-        None if all_lose => Value::Loss(longest),
-        None => Value::Draw,
-    }
-}
 
 /// Checks every position of `table` against its children; returns the
 /// number of positions checked.
-fn check_table(table: &Table, set: &TableSet) -> usize {
-    let layout = table.layout();
-    let mut checked = 0;
-    for i in 0..layout.size() {
-        let Some(mut pos) = layout.position(i) else {
-            assert_eq!(table.value_at(i), None, "index {i} is no position");
-            continue;
-        };
-        let stored = table.value_at(i).expect("a position has a value");
-        assert_eq!(set.probe(&pos), Some(stored));
-        match stored {
-            Value::WinByRule(_) | Value::LossByRule(_) => {}
-            v => assert_eq!(
-                v,
-                expected_from_children(&mut pos, set),
-                "{} {}",
-                table.material(),
-                pos.to_fen()
-            ),
-        }
-        checked += 1;
-    }
-    checked
+fn check_table(table: &Table, set: &TableSet) -> u64 {
+    let v = verify::verify(table, set, 0..table.len());
+    assert_eq!(v.wrong_count, 0, "{}: {:?}", table.material(), v.wrong);
+    v.checked + v.rule
 }
 
 /// Stage-1 endings small enough for a test, with everything they need.
@@ -97,7 +50,7 @@ fn every_value_is_the_best_of_its_children() {
     ] {
         let t = table(name);
         let n = check_table(t, set);
-        assert_eq!(n as u64, t.census().positions, "{name}");
+        assert_eq!(n, t.census().positions, "{name}");
     }
 }
 
@@ -337,4 +290,146 @@ fn tablebase_reads_a_directory() {
     assert_eq!(tb.probe(&pos("3k5/9/9/9/9/9/9/9/9/R3K4 w")), None);
     assert_eq!(tb.take_errors().len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Rook against horse: the first small ending where the perpetual-check
+/// rule decides positions (the horse's side can only check for ever).
+fn krkh() -> &'static TableSet {
+    static SET: OnceLock<TableSet> = OnceLock::new();
+    SET.get_or_init(|| generate_set(Material::parse("KRKH").unwrap(), &mut |_, _| {}).unwrap())
+}
+
+/// The children of `pos`: (move, gives check, value for the child's side).
+fn children(set: &TableSet, pos: &mut Position) -> Vec<(shuai_board::Move, bool, Value)> {
+    let mut out = Vec::new();
+    for &m in pos.legal_moves().as_slice() {
+        pos.make_move(m);
+        out.push((m, pos.in_check(), set.probe(pos).unwrap()));
+        pos.unmake_move();
+    }
+    out
+}
+
+#[test]
+fn perpetual_check_results_are_consistent() {
+    let set = krkh();
+    let t = set.get(&Material::parse("KRKH").unwrap()).unwrap();
+    let census = t.census();
+    assert!(census.rule_wins > 0 && census.rule_losses > 0, "{census:?}");
+    let wins = |v: Value| matches!(v, Value::Win(_) | Value::WinByRule(_));
+    let (mut trapped, mut checked) = (0, 0);
+    for i in 0..t.len() {
+        let Some(mut pos) = t.layout().position(i) else {
+            continue;
+        };
+        let v = t.value_at(i).unwrap();
+        let kids = children(set, &mut pos);
+        match v {
+            // Trapped: every move loses, and the only moves that do not
+            // lose to a mate are checks.
+            Value::LossByRule(0) => {
+                trapped += 1;
+                assert!(kids.iter().all(|&(_, _, c)| wins(c)));
+                assert!(kids.iter().all(
+                    |&(_, check, c)| check || matches!(c, Value::Win(_) | Value::WinByRule(_))
+                ));
+                assert!(kids.iter().any(|&(_, check, _)| check));
+            }
+            Value::LossByRule(n) => {
+                assert!(kids.iter().all(|&(_, _, c)| wins(c)));
+                let worst = kids
+                    .iter()
+                    .filter_map(|&(_, _, c)| match c {
+                        Value::WinByRule(k) => Some(k),
+                        _ => None,
+                    })
+                    .max();
+                assert_eq!(worst.map(|k| k + 1), Some(n));
+            }
+            // One move from the trap (the playout test below checks that
+            // the winner then stays in it without checking).
+            Value::WinByRule(1) => {
+                assert!(kids.iter().any(|&(_, _, c)| c == Value::LossByRule(0)));
+            }
+            Value::WinByRule(n) => {
+                let best = kids
+                    .iter()
+                    .filter_map(|&(_, _, c)| match c {
+                        Value::LossByRule(k) => Some(k + 1),
+                        _ => None,
+                    })
+                    .min();
+                assert_eq!(best, Some(n));
+            }
+            // No draw has a move to a position its opponent loses by rule.
+            Value::Draw => assert!(kids
+                .iter()
+                .all(|&(_, _, c)| !matches!(c, Value::Loss(_) | Value::LossByRule(_)))),
+            _ => {}
+        }
+        checked += 1;
+    }
+    assert!(trapped > 0);
+    assert_eq!(checked as u64, census.positions);
+    // Everything else is the best of its children.
+    let v = verify::verify(t, set, 0..t.len());
+    assert_eq!(v.wrong_count, 0, "{:?}", v.wrong);
+    assert_eq!(v.checked + v.rule, census.positions);
+}
+
+#[test]
+fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
+    // From every position won by the rule: the winner plays table moves,
+    // the loser random moves. The game must end in mate, or repeat a
+    // position in a cycle where the loser checked on every move and the
+    // winner never did: a loss for the loser in both rule books.
+    let set = krkh();
+    let t = set.get(&Material::parse("KRKH").unwrap()).unwrap();
+    let mut rng = Rng::new(7);
+    let (mut mates, mut cycles) = (0, 0);
+    for i in 0..t.len() {
+        let Some(Value::WinByRule(_)) = t.value_at(i) else {
+            continue;
+        };
+        let mut pos = t.layout().position(i).unwrap();
+        let winner = pos.side_to_move();
+        // (key, did the move into it give check, who moved)
+        let mut seen: Vec<(u64, bool, Color)> = vec![(pos.key(), false, !winner)];
+        loop {
+            if !pos.has_legal_move() {
+                assert_ne!(pos.side_to_move(), winner);
+                mates += 1;
+                break;
+            }
+            let mover = pos.side_to_move();
+            let m = if mover == winner {
+                set.best_move(&pos).unwrap().0
+            } else {
+                let moves = pos.legal_moves();
+                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
+            };
+            pos.make_move(m);
+            let check = pos.in_check();
+            if let Some(start) = seen.iter().position(|&(k, _, _)| k == pos.key()) {
+                let cycle = &seen[start + 1..];
+                let last = (pos.key(), check, mover);
+                let all = cycle.iter().chain(std::iter::once(&last));
+                let (mut loser_always, mut winner_ever) = (true, false);
+                for &(_, c, who) in all {
+                    if who == winner {
+                        winner_ever |= c;
+                    } else {
+                        loser_always &= c;
+                    }
+                }
+                assert!(loser_always && !winner_ever, "{}", pos.to_fen());
+                cycles += 1;
+                break;
+            }
+            seen.push((pos.key(), check, mover));
+            assert!(seen.len() < 400, "no end from index {i}");
+        }
+    }
+    assert!(mates + cycles > 100, "{mates} mates, {cycles} cycles");
+    assert!(cycles > 0);
 }
