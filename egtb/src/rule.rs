@@ -73,6 +73,43 @@ fn child_code(values: &[u16], child: Child) -> u16 {
     }
 }
 
+/// One removal pass over the trap's positions with the side to move of
+/// parity `parity` (the index's lowest digit); returns how many it removed.
+fn remove_untrapped(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &[u16],
+    in_trap: &[AtomicBool],
+    y: Color,
+    parity: usize,
+) -> usize {
+    (parity..values.len())
+        .into_par_iter()
+        .step_by(2)
+        .filter(|&i| in_trap[i].load(Ordering::Relaxed))
+        .filter(|&i| {
+            let Some(mut pos) = layout.position(i) else {
+                return false;
+            };
+            let y_to_move = pos.side_to_move() == y;
+            let mut ok = !y_to_move;
+            for_each_child(&mut pos, layout, subs, |_, check, child| {
+                let c = child_code(values, child);
+                let trapped = matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
+                if y_to_move {
+                    ok |= !check && trapped;
+                } else {
+                    ok &= wins(c) || (check && trapped);
+                }
+            });
+            if !ok {
+                in_trap[i].store(false, Ordering::Relaxed);
+            }
+            !ok
+        })
+        .count()
+}
+
 fn one_colour(
     layout: &Layout,
     subs: &TableSet,
@@ -87,36 +124,23 @@ fn one_colour(
         .collect();
     // Remove positions that break the trap's conditions until none does.
     // Removing in place while sweeping is sound: the set only shrinks, and
-    // the loop runs until a sweep removes nothing.
+    // the loop runs until a sweep removes nothing. Each sweep does X's
+    // positions first: when none of them is left, no position of Y can
+    // stay either (it needs a move into one), which ends the search after
+    // a single pass over X's draws in the usual case of no trap at all.
+    let x_index = (!y).index();
     loop {
         *sweeps += 1;
-        let values_ro: &[u16] = values;
-        let removed = (0..n)
+        let removed_x = remove_untrapped(layout, subs, values, &in_trap, y, x_index);
+        let x_left = (x_index..n)
             .into_par_iter()
-            .filter(|&i| in_trap[i].load(Ordering::Relaxed))
-            .filter(|&i| {
-                let Some(mut pos) = layout.position(i) else {
-                    return false;
-                };
-                let y_to_move = pos.side_to_move() == y;
-                let mut ok = !y_to_move;
-                for_each_child(&mut pos, layout, subs, |_, check, child| {
-                    let c = child_code(values_ro, child);
-                    let trapped =
-                        matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
-                    if y_to_move {
-                        ok |= !check && trapped;
-                    } else {
-                        ok &= wins(c) || (check && trapped);
-                    }
-                });
-                if !ok {
-                    in_trap[i].store(false, Ordering::Relaxed);
-                }
-                !ok
-            })
-            .count();
-        if removed == 0 {
+            .step_by(2)
+            .any(|i| in_trap[i].load(Ordering::Relaxed));
+        if !x_left {
+            return 0;
+        }
+        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
+        if removed_x + removed_y == 0 {
             break;
         }
     }

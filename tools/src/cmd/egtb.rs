@@ -190,7 +190,8 @@ fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(
         let seconds = start.elapsed().as_secs_f64();
         let path = file::save(&table, out).map_err(|e| e.to_string())?;
         let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
-        line.show(&format!("{head}: done in {seconds:.1}s"), true);
+        let peak = peak_memory_mb().map_or(String::new(), |mb| format!(", peak memory {mb} MB"));
+        line.show(&format!("{head}: done in {seconds:.1}s{peak}"), true);
         line.end();
         let c = table.census();
         println!(
@@ -206,6 +207,15 @@ fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(
         );
     }
     Ok(())
+}
+
+/// The process's peak resident memory so far (Linux: `VmHWM` of
+/// /proc/self/status), for the progress line.
+fn peak_memory_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// [`done`] without the message.
