@@ -433,3 +433,69 @@ fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
     assert!(mates + cycles > 100, "{mates} mates, {cycles} cycles");
     assert!(cycles > 0);
 }
+
+/// The long check of written tables (`EGTB_DIR=/path cargo test --release
+/// -p shuai-egtb -- --ignored`): in every file of the directory, sampled
+/// positions equal the best of their children, and table moves from
+/// sampled won or lost positions mate in exactly the stated distance.
+#[test]
+#[ignore]
+fn written_tables_are_consistent() {
+    let Some(dir) = std::env::var_os("EGTB_DIR") else {
+        eprintln!("EGTB_DIR not set; nothing checked");
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let tb = shuai_egtb::Tablebase::open(&dir);
+    let mut rng = Rng::new(30);
+    let (mut tables, mut positions, mut playouts) = (0, 0u64, 0);
+    for m in shuai_egtb::stage1()
+        .into_iter()
+        .flat_map(|m| m.closure())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let Some(t) = tb.table(m) else {
+            continue;
+        };
+        let mut set = TableSet::new();
+        set.insert(t.clone());
+        for c in m.captures() {
+            set.insert(tb.table(c).expect("a table's captures are written first"));
+        }
+        let step = (t.len() / 20_000).max(1);
+        let v = verify::verify(&t, &set, (0..t.len()).step_by(step));
+        assert_eq!(v.wrong_count, 0, "{m}: {:?}", v.wrong);
+        positions += v.checked;
+        let mut tries = 0;
+        while tries < 2000 && playouts < 200 * (tables + 1) {
+            tries += 1;
+            let i = (rng.next_u64() % t.len() as u64) as usize;
+            let (Some(p), Some(Value::Win(n) | Value::Loss(n))) =
+                (t.layout().position(i), t.value_at(i))
+            else {
+                continue;
+            };
+            assert_eq!(
+                play_out_tb(&tb, p.clone(), 500),
+                n as usize,
+                "{m} {}",
+                p.to_fen()
+            );
+            playouts += 1;
+        }
+        tables += 1;
+    }
+    assert!(tb.take_errors().is_empty());
+    eprintln!("{tables} tables, {positions} positions checked, {playouts} playouts");
+}
+
+/// [`play_out`] against a directory of files.
+fn play_out_tb(tb: &shuai_egtb::Tablebase, mut pos: Position, limit: usize) -> usize {
+    let mut plies = 0;
+    while plies < limit && pos.has_legal_move() {
+        let (m, _) = tb.best_move(&pos).expect("covered");
+        pos.make_move(m);
+        plies += 1;
+    }
+    plies
+}
