@@ -16,5 +16,12 @@ fn main() {
             println!("{sub}: {:?}", table.census());
         }
         println!("{name}: {:.2}s", t.elapsed().as_secs_f64());
+        let table = set.get(&m.canonical().0).expect("generated");
+        let step = (table.len() / 200_000).max(1);
+        let v = shuai_egtb::verify::verify(table, &set, (0..table.len()).step_by(step));
+        println!(
+            "{name}: {} checked, {} with rule results skipped, {} wrong {:?}",
+            v.checked, v.rule, v.wrong_count, v.wrong
+        );
     }
 }

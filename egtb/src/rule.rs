@@ -24,7 +24,9 @@
 //!    game ends by the referee's ruling, not by mate).
 //!
 //! Both steps are repeated for both colours until nothing changes, since a
-//! new rule win can trap more positions.
+//! new rule win can trap more positions. The approach also starts from
+//! rule results of the smaller tables a capture leads to, so a capture
+//! into a position lost by the rule wins here too.
 
 use crate::gen::{for_each_child, Child, GenProgress};
 use crate::index::Layout;
@@ -47,12 +49,17 @@ pub(crate) fn perpetual_check(
     values: &mut [u16],
     progress: &mut dyn FnMut(GenProgress),
 ) -> u64 {
+    let seeded = layout
+        .material()
+        .captures()
+        .iter()
+        .any(|m| subs.get(m).is_some_and(|t| t.has_rule_results()));
     let mut decided = 0u64;
     let mut sweeps = 0u32;
     loop {
         let before = decided;
         for y in Color::ALL {
-            decided += one_colour(layout, subs, values, y, &mut sweeps);
+            decided += one_colour(layout, subs, values, y, seeded, &mut sweeps);
             progress(GenProgress {
                 phase: "rule",
                 step: sweeps,
@@ -115,6 +122,7 @@ fn one_colour(
     subs: &TableSet,
     values: &mut [u16],
     y: Color,
+    seeded: bool,
     sweeps: &mut u32,
 ) -> u64 {
     let n = values.len();
@@ -137,7 +145,10 @@ fn one_colour(
             .step_by(2)
             .any(|i| in_trap[i].load(Ordering::Relaxed));
         if !x_left {
-            return 0;
+            in_trap
+                .par_iter()
+                .for_each(|t| t.store(false, Ordering::Relaxed));
+            break;
         }
         let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
         if removed_x + removed_y == 0 {
@@ -152,7 +163,9 @@ fn one_colour(
             decided += 1;
         }
     }
-    if decided == 0 {
+    // With no trap here the approach can still start from rule results in
+    // the tables captures lead to; without those there is nothing to do.
+    if decided == 0 && !seeded {
         return 0;
     }
     drop(in_trap);

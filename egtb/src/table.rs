@@ -45,6 +45,13 @@ impl Table {
         self.values.get(i).copied()
     }
 
+    /// Whether any position is decided by the perpetual-check rule.
+    pub fn has_rule_results(&self) -> bool {
+        self.values
+            .iter()
+            .any(|&v| v != code::UNKNOWN && v & code::RULE != 0)
+    }
+
     /// Counts of the values: (positions, wins, draws, losses, wins by
     /// rule, losses by rule, longest mate in plies).
     pub fn census(&self) -> Census {

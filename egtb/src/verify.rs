@@ -38,6 +38,17 @@ pub fn value_from_children(pos: &Position, set: &TableSet) -> Option<Value> {
     })
 }
 
+/// Whether a move of `pos` leads to a position lost for its side to move.
+fn has_losing_child(pos: &Position, set: &TableSet) -> bool {
+    let mut pos = pos.clone();
+    pos.legal_moves().as_slice().iter().any(|&m| {
+        pos.make_move(m);
+        let lost = matches!(set.probe(&pos), Some(Value::Loss(_) | Value::LossByRule(_)));
+        pos.unmake_move();
+        lost
+    })
+}
+
 /// What [`verify`] found.
 #[derive(Clone, Debug, Default)]
 pub struct Verification {
@@ -65,7 +76,20 @@ pub fn verify(table: &Table, set: &TableSet, indices: impl Iterator<Item = usize
             continue;
         }
         match value_from_children(&pos, set) {
-            None => v.rule += 1,
+            // A rule result among the children: at least a draw must not
+            // have a move its opponent loses by (either kind of loss).
+            None => {
+                v.rule += 1;
+                if stored == Some(Value::Draw) && has_losing_child(&pos, set) {
+                    v.wrong_count += 1;
+                    if v.wrong.len() < 5 {
+                        v.wrong.push(format!(
+                            "{}: a draw with a move to a lost position",
+                            pos.to_fen()
+                        ));
+                    }
+                }
+            }
             Some(expected) => {
                 v.checked += 1;
                 if stored != Some(expected) {
