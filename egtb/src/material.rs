@@ -225,3 +225,44 @@ pub fn stage1() -> Vec<Material> {
     out.sort_by_key(|m| (m.piece_count(), *m));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_orient() {
+        let m = Material::parse("KRAEKAA").unwrap();
+        assert_eq!(m.to_string(), "KRAEKAA");
+        assert!(m.is_canonical());
+        // FEN letters, any order, either case.
+        assert_eq!(Material::parse("kearkaa").unwrap(), m);
+        assert_eq!(Material::parse("KNKB").unwrap().to_string(), "KHKE");
+        // The bare king holding the rook is the same table, colours swapped.
+        let swapped = Material::parse("KAAKRAE").unwrap();
+        assert_eq!(swapped.canonical(), (m, true));
+        assert!(Material::parse("KRR").is_err());
+        assert!(Material::parse("RKK").is_err());
+        assert!(Material::parse("KAAAK").is_err());
+        assert!(Material::parse("KXK").is_err());
+    }
+
+    #[test]
+    fn captures_and_closure() {
+        let m = Material::parse("KPKA").unwrap();
+        let caps: Vec<String> = m.captures().iter().map(|c| c.to_string()).collect();
+        assert_eq!(caps, ["KAK", "KPK"]);
+        let all: Vec<String> = m.closure().iter().map(|c| c.to_string()).collect();
+        assert_eq!(all, ["KK", "KAK", "KPK", "KPKA"]);
+    }
+
+    #[test]
+    fn stage_one_has_324_endings() {
+        let s = stage1();
+        assert_eq!(s.len(), 324);
+        assert!(s.iter().all(Material::is_canonical));
+        // Smallest first: three pieces, then by the counts.
+        assert_eq!(s[0].to_string(), "KPK");
+        assert_eq!(s[323].to_string(), "KRAAEEKAAEE");
+    }
+}
