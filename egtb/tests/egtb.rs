@@ -483,6 +483,7 @@ fn written_tables_are_consistent() {
                 p.to_fen()
             );
             playouts += 1;
+            here += 1;
         }
         tables += 1;
     }
