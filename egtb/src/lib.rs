@@ -73,20 +73,22 @@
 //!   that needs the winner to check now and then inside the cycle is not
 //!   found and stays a draw.
 //! * **Every other cycle is a draw in the tables.** Here the books differ,
-//!   and the tables do not decide for either: perpetual *chase* (长捉,
-//!   attacking an unprotected piece on every move) loses in both books but
-//!   with different definitions of what counts as a chase and of which
-//!   pieces may chase freely (the Chinese rules exempt the king and pawns
-//!   that have not crossed the river, the Asian rules treat some pawn and
-//!   king attacks and the "one check, one chase" mix differently), and the
-//!   mate-threat (杀) rulings of the Chinese book have no Asian
-//!   counterpart. A draw in a table therefore means: neither side can
+//!   and the tables decide for neither (the differences are the policy of
+//!   `shuai_board::rules`, file `board/src/rules/book.rs`): perpetual
+//!   *chase* (长捉) loses in both, but the Chinese book also forbids
+//!   perpetual mate threats (长杀) and "one check, one chase", lets a
+//!   chase move between several pieces and counts defenders (a piece with
+//!   too few defenders can be chased), while the Asian book allows mate
+//!   threats and "one check, one chase", needs the same piece chased every
+//!   move, lets any real defender protect, and lets the king and pawns
+//!   chase for ever. A draw in a table therefore means: neither side can
 //!   force mate, nor force the other into a perpetual check. A side that
-//!   can hold such a draw *only* by perpetually chasing could lose under
-//!   either book; the tables do not claim otherwise, and a referee must
-//!   judge such a game from its moves. In the stage-1 endings (one
-//!   attacking piece) the defending side has no piece that can check, so
-//!   it can never be the perpetual checker.
+//!   can hold such a draw *only* by perpetual chase or mate threat could
+//!   lose under one book or both; the tables do not claim otherwise, and a
+//!   referee must judge such a game from its moves. In the stage-1 endings
+//!   (one attacking piece) the defending side has no piece that can give
+//!   check, and none of the stage-1 tables generated so far has a single
+//!   result by the rule (see the figures in the README).
 //! * **The natural-move limit** (60 moves without a capture in both books,
 //!   with checks counted differently) is not applied: a mate distance is
 //!   the distance with best play, and a long one can exceed what the limit
