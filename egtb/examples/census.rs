@@ -17,6 +17,16 @@ fn main() {
         }
         println!("{name}: {:.2}s", t.elapsed().as_secs_f64());
         let table = set.get(&m.canonical().0).expect("generated");
+        // One position of each kind of rule result, to look at.
+        for want in [
+            shuai_egtb::Value::LossByRule(0),
+            shuai_egtb::Value::WinByRule(1),
+        ] {
+            if let Some(i) = (0..table.len()).find(|&i| table.value_at(i) == Some(want)) {
+                let pos = table.layout().position(i).expect("a position");
+                println!("{name}: {want:?} {}", pos.to_fen());
+            }
+        }
         let step = (table.len() / 200_000).max(1);
         let v = shuai_egtb::verify::verify(table, &set, (0..table.len()).step_by(step));
         println!(

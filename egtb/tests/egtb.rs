@@ -2,6 +2,7 @@
 //! is the best of its children's, table moves mate in exactly the stated
 //! distance, known results hold, files round-trip and damage is refused.
 
+use shuai_board::rules::{judge_repetition_with, Reason, RuleBook, RuleOptions};
 use shuai_board::{Color, Piece, PieceKind, Position, Rng, Square};
 use shuai_egtb::{file, generate_set, verify, Material, Table, TableSet, Value};
 use std::sync::OnceLock;
@@ -382,7 +383,8 @@ fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
     // From every position won by the rule: the winner plays table moves,
     // the loser random moves. The game must end in mate, or repeat a
     // position in a cycle where the loser checked on every move and the
-    // winner never did: a loss for the loser in both rule books.
+    // winner never did: a loss for the loser in both rule books, as the
+    // board crate's referee judges it.
     let set = krkh();
     let t = set.get(&Material::parse("KRKH").unwrap()).unwrap();
     let mut rng = Rng::new(7);
@@ -423,6 +425,22 @@ fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
                     }
                 }
                 assert!(loser_always && !winner_ever, "{}", pos.to_fen());
+                // The project's referee, under both books, on the game
+                // played: perpetual check by the loser.
+                for book in RuleBook::ALL {
+                    let opts = RuleOptions {
+                        occurrences: 2,
+                        book,
+                        ..RuleOptions::default()
+                    };
+                    let verdict = judge_repetition_with(&pos, &opts).expect("a repetition");
+                    assert_eq!(
+                        verdict.reason,
+                        Reason::PerpetualCheck { loser: !winner },
+                        "{book:?}: {}",
+                        verdict.explanation
+                    );
+                }
                 cycles += 1;
                 break;
             }
@@ -430,6 +448,7 @@ fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
             assert!(seen.len() < 400, "no end from index {i}");
         }
     }
+    eprintln!("{mates} mates, {cycles} perpetual-check cycles");
     assert!(mates + cycles > 100, "{mates} mates, {cycles} cycles");
     assert!(cycles > 0);
 }
