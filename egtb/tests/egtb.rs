@@ -381,7 +381,7 @@ fn perpetual_check_results_are_consistent() {
 #[test]
 fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
     // From every position won by the rule: the winner plays table moves,
-    // the loser random moves. The game must end in mate, or repeat a
+    // the loser random moves, mostly checks. The game must end in mate, or repeat a
     // position in a cycle where the loser checked on every move and the
     // winner never did: a loss for the loser in both rule books, as the
     // board crate's referee judges it.
@@ -407,8 +407,17 @@ fn perpetual_check_wins_end_in_mate_or_a_checking_cycle() {
             let m = if mover == winner {
                 set.best_move(&pos).unwrap().0
             } else {
-                let moves = pos.legal_moves();
-                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
+                // Mostly checks (the loser's only way to hold on), now and
+                // then any move.
+                let mut moves = pos.legal_moves();
+                let all = moves.clone();
+                moves.retain(|m| pos.gives_check(m));
+                let pick = if moves.is_empty() || rng.next_u64() % 4 == 0 {
+                    &all
+                } else {
+                    &moves
+                };
+                pick.as_slice()[(rng.next_u64() % pick.len() as u64) as usize]
             };
             pos.make_move(m);
             let check = pos.in_check();
