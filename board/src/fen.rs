@@ -56,6 +56,8 @@ pub enum FenError {
     /// A composed position with so many pieces that one side could have
     /// more moves than a move list holds.
     TooManyPieces(Color),
+    /// Two pieces given on one point ([`Position::from_pieces`]).
+    SharedPoint(Square),
 }
 
 impl FenError {
@@ -112,6 +114,7 @@ impl fmt::Display for FenError {
             FenError::OpponentInCheck(c) => {
                 write!(f, "{} is not to move but its king is attacked", side(c))
             }
+            FenError::SharedPoint(sq) => write!(f, "two pieces on {sq}"),
         }
     }
 }
@@ -277,6 +280,43 @@ impl Position {
         }
         debug_assert_eq!(pos.key(), pos.compute_key());
         Ok((pos, warnings))
+    }
+
+    /// A position from a list of pieces and the side to move, counters at
+    /// zero and no history: for tools that enumerate positions (endgame
+    /// tables), where writing and parsing a FEN per position would cost
+    /// more than the work done on it. The same placements as
+    /// [`Position::from_fen`] are refused, and two pieces on one point.
+    pub fn from_pieces(pieces: &[(Piece, Square)], side: Color) -> Result<Position, FenError> {
+        // No preallocated history: a generator builds millions of these and
+        // plays a move or two on each.
+        let mut pos = Position::empty_without_history();
+        let mut counts = [0u32; Piece::COUNT];
+        for &(piece, sq) in pieces {
+            reachable(piece, sq)?;
+            if pos.piece_at(sq).is_some() {
+                return Err(FenError::SharedPoint(sq));
+            }
+            counts[piece.index()] += 1;
+            if counts[piece.index()] > piece.kind().max_count() {
+                return Err(FenError::TooMany {
+                    piece,
+                    count: counts[piece.index()],
+                });
+            }
+            pos.put(piece, sq);
+        }
+        for color in Color::ALL {
+            if pos.pieces(color, PieceKind::King).is_empty() {
+                return Err(FenError::MissingKing(color));
+            }
+        }
+        // The piece limits above keep every side within a move list.
+        pos.set_side_to_move(side);
+        if pos.king_attacked(!side) {
+            return Err(FenError::OpponentInCheck(!side));
+        }
+        Ok(pos)
     }
 
     /// The FEN of the position (side `w` or `b`, counters included).

@@ -36,6 +36,10 @@ pub struct Position {
 impl Position {
     /// An empty board with Red to move; the FEN parser fills it.
     pub(crate) fn empty() -> Position {
+        Position::empty_with_history_capacity(256)
+    }
+
+    fn empty_with_history_capacity(capacity: usize) -> Position {
         Position {
             board: [None; SQUARES],
             by_color: [Bitboard::EMPTY; 2],
@@ -45,8 +49,14 @@ impl Position {
             fullmove_number: 1,
             key: 0,
             reversible_plies: 0,
-            history: Vec::with_capacity(256),
+            history: Vec::with_capacity(capacity),
         }
+    }
+
+    /// An empty board with no room reserved for history (see
+    /// [`Position::from_pieces`]).
+    pub(crate) fn empty_without_history() -> Position {
+        Position::empty_with_history_capacity(0)
     }
 
     /// The standard starting position.

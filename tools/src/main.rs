@@ -40,6 +40,12 @@ enum Command {
         #[command(subcommand)]
         command: cmd::data::Command,
     },
+    /// Endgame tablebases: generate them (`egtb gen`), check the files (`egtb verify`).
+    #[command(long_about = cmd::egtb::ABOUT)]
+    Egtb {
+        #[command(subcommand)]
+        command: cmd::egtb::Command,
+    },
     /// Write a weights table as the Rust source of `Weights::DEFAULT`.
     WeightsRs(cmd::weights_rs::Args),
     /// Tune the search's constants (search/src/params.rs) by SPSA with games between perturbed settings; resumable.
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
         Command::Train(a) => cmd::train::run(*a),
         Command::Tune(a) => cmd::tune::run(a),
         Command::Data { command } => cmd::data::run(command),
+        Command::Egtb { command } => cmd::egtb::run(command),
         Command::WeightsRs(a) => cmd::weights_rs::run(a),
         Command::Spsa(a) => cmd::spsa::run(*a),
         Command::FakeEngine(a) => cmd::fake_engine::run(a),

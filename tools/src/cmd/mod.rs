@@ -9,6 +9,7 @@
 pub mod book;
 pub mod data;
 pub mod datagen;
+pub mod egtb;
 pub mod fake_engine;
 pub mod matches;
 pub mod spsa;

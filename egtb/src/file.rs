@@ -1,0 +1,292 @@
+//! The table file: a header, then the values compressed.
+//!
+//! ```text
+//! magic     8 bytes  "SHUAIEGT"
+//! version   u16      FORMAT_VERSION
+//! name      u8 length, then the ending's name in ASCII (e.g. "KRKAA")
+//! entries   u64      number of indices (must match the ending's layout)
+//! values    u32      CRC-32 of the values as little-endian u16s
+//! payload   u64      length of the compressed values in bytes
+//! header    u32      CRC-32 of every header byte before this field
+//! data      payload bytes
+//! ```
+//!
+//! All numbers little-endian. The compression is run-length coding of the
+//! `u16` values with LEB128 numbers, written here rather than taken from a
+//! crate: the values come in long runs (illegal placements, draws, equal
+//! distances along a rook's file), a run costs two or three bytes, and the
+//! decoder is thirty lines that can be checked by reading. Tokens:
+//! `varint(len << 1 | 1), varint(value)` for `len` copies of a value, and
+//! `varint(len << 1), len × varint(value)` for values written as they are.
+
+use crate::index::Layout;
+use crate::material::Material;
+use crate::table::Table;
+use std::fmt;
+use std::path::Path;
+
+/// The first bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"SHUAIEGT";
+/// The version of the layout and coding this crate reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// The file name extension of tables.
+pub const EXTENSION: &str = "egtb";
+
+/// Runs shorter than this are written as literals.
+const MIN_RUN: usize = 3;
+
+/// Why a table file was refused.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file could not be read or written.
+    Io(String),
+    /// The file is not a table of the kind expected, or it is damaged;
+    /// the text says what was wrong.
+    Bad(String),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io(s) | FileError::Bad(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// The file name of an ending's table (`KRKAA.egtb`).
+pub fn file_name(material: &Material) -> String {
+    format!("{material}.{EXTENSION}")
+}
+
+/// CRC-32 (IEEE, reflected, as in zip and PNG).
+pub(crate) fn crc32(bytes: impl IntoIterator<Item = u8>) -> u32 {
+    let mut crc = !0u32;
+    for b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
+}
+
+fn values_crc(values: &[u16]) -> u32 {
+    crc32(values.iter().flat_map(|v| v.to_le_bytes()))
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a LEB128 number at `*at`, moving past it.
+fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7F) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// The run-length coding of `values`.
+pub(crate) fn compress(values: &[u16]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut literal_start = 0;
+    let flush = |out: &mut Vec<u8>, from: usize, to: usize| {
+        if to > from {
+            put_varint(out, ((to - from) as u64) << 1);
+            for &v in &values[from..to] {
+                put_varint(out, u64::from(v));
+            }
+        }
+    };
+    while i < values.len() {
+        let mut j = i + 1;
+        while j < values.len() && values[j] == values[i] {
+            j += 1;
+        }
+        if j - i >= MIN_RUN {
+            flush(&mut out, literal_start, i);
+            put_varint(&mut out, ((j - i) as u64) << 1 | 1);
+            put_varint(&mut out, u64::from(values[i]));
+            literal_start = j;
+        }
+        i = j;
+    }
+    flush(&mut out, literal_start, values.len());
+    out
+}
+
+/// Decodes exactly `entries` values, `None` if the data does not code
+/// exactly that many.
+pub(crate) fn decompress(data: &[u8], entries: usize) -> Option<Vec<u16>> {
+    let mut out = Vec::with_capacity(entries);
+    let mut at = 0;
+    while at < data.len() {
+        let token = get_varint(data, &mut at)?;
+        let len = usize::try_from(token >> 1).ok()?;
+        if len > entries - out.len() {
+            return None;
+        }
+        if token & 1 == 1 {
+            let v = u16::try_from(get_varint(data, &mut at)?).ok()?;
+            out.resize(out.len() + len, v);
+        } else {
+            for _ in 0..len {
+                out.push(u16::try_from(get_varint(data, &mut at)?).ok()?);
+            }
+        }
+    }
+    (out.len() == entries).then_some(out)
+}
+
+/// The bytes of a table file.
+pub fn encode(table: &Table) -> Vec<u8> {
+    let name = table.material().to_string();
+    let payload = compress(&table.values);
+    let mut out = Vec::with_capacity(payload.len() + 64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(name.len() as u8);
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&(table.values.len() as u64).to_le_bytes());
+    out.extend_from_slice(&values_crc(&table.values).to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    let header_crc = crc32(out.iter().copied());
+    out.extend_from_slice(&header_crc.to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// A cursor over the header bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
+    }
+}
+
+/// Reads a table from the bytes of a file. `expected`, when given, is the
+/// ending the file must hold. `source` names the file in messages.
+pub fn decode(bytes: &[u8], expected: Option<Material>, source: &str) -> Result<Table, FileError> {
+    let bad = |why: &str| FileError::Bad(format!("{source}: {why}"));
+    let short = || bad("the file is cut short");
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(MAGIC.len()).ok_or_else(short)? != MAGIC {
+        return Err(bad("not a Shuai endgame table (wrong magic bytes)"));
+    }
+    let version = u16::from_le_bytes(r.array().ok_or_else(short)?);
+    if version != FORMAT_VERSION {
+        return Err(bad(&format!(
+            "format version {version}, this program reads version {FORMAT_VERSION}"
+        )));
+    }
+    let name_len = r.take(1).ok_or_else(short)?[0] as usize;
+    let name = r.take(name_len).ok_or_else(short)?;
+    let entries = u64::from_le_bytes(r.array().ok_or_else(short)?);
+    let values_crc_given = u32::from_le_bytes(r.array().ok_or_else(short)?);
+    let payload_len = u64::from_le_bytes(r.array().ok_or_else(short)?);
+    let header_end = r.at;
+    let header_crc_given = u32::from_le_bytes(r.array().ok_or_else(short)?);
+    if crc32(bytes[..header_end].iter().copied()) != header_crc_given {
+        return Err(bad("the header is damaged (checksum mismatch)"));
+    }
+    let name = std::str::from_utf8(name).map_err(|_| bad("the ending name is not text"))?;
+    let material = Material::parse(name).map_err(|e| bad(&e.to_string()))?;
+    if let Some(m) = expected {
+        if m != material {
+            return Err(bad(&format!("holds {material}, expected {m}")));
+        }
+    }
+    let layout = Layout::new(material);
+    if entries != layout.size() as u64 {
+        return Err(bad(&format!(
+            "{entries} entries, the {material} index has {}",
+            layout.size()
+        )));
+    }
+    let payload = usize::try_from(payload_len)
+        .ok()
+        .and_then(|len| r.take(len))
+        .ok_or_else(short)?;
+    if r.at != bytes.len() {
+        return Err(bad("unexpected bytes after the data"));
+    }
+    let values = decompress(payload, layout.size())
+        .ok_or_else(|| bad("the data is damaged (does not decode)"))?;
+    if values_crc(&values) != values_crc_given {
+        return Err(bad("the data is damaged (checksum mismatch)"));
+    }
+    Ok(Table { layout, values })
+}
+
+/// Writes `table` to `dir`, through a temporary file renamed into place
+/// so an interrupted write never leaves a file that looks finished.
+pub fn save(table: &Table, dir: &Path) -> Result<std::path::PathBuf, FileError> {
+    let io = |e: std::io::Error, p: &Path| FileError::Io(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir).map_err(|e| io(e, dir))?;
+    let path = dir.join(file_name(&table.material()));
+    let tmp = path.with_extension(format!("{EXTENSION}.part"));
+    std::fs::write(&tmp, encode(table)).map_err(|e| io(e, &tmp))?;
+    std::fs::rename(&tmp, &path).map_err(|e| io(e, &path))?;
+    Ok(path)
+}
+
+/// Reads the table of `material` from `dir`.
+pub fn load(dir: &Path, material: Material) -> Result<Table, FileError> {
+    let path = dir.join(file_name(&material));
+    let bytes =
+        std::fs::read(&path).map_err(|e| FileError::Io(format!("{}: {e}", path.display())))?;
+    decode(&bytes, Some(material), &path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc_of_known_text() {
+        // The standard check value of CRC-32/ISO-HDLC.
+        assert_eq!(crc32(*b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn coding_round_trips() {
+        let values: Vec<u16> = (0..5000u32)
+            .map(|i| {
+                if i % 700 < 500 {
+                    1
+                } else {
+                    (i % 13) as u16 * 300
+                }
+            })
+            .collect();
+        let packed = compress(&values);
+        assert!(packed.len() < values.len());
+        assert_eq!(decompress(&packed, values.len()), Some(values.clone()));
+        assert_eq!(decompress(&packed, values.len() + 1), None);
+        assert_eq!(decompress(&packed[..packed.len() - 1], values.len()), None);
+    }
+}

@@ -1,0 +1,337 @@
+//! The generator: retrograde analysis by mate distance, then the
+//! perpetual-check rule (see the crate documentation for the method).
+
+use crate::index::Layout;
+use crate::material::Material;
+use crate::table::{Table, TableSet};
+use crate::value::{code, Value};
+use rayon::prelude::*;
+use shuai_board::{attacks, Bitboard, Move, PieceKind, Position};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
+use std::sync::Mutex;
+
+/// Indices handed to one rayon task at a time: large enough to amortise
+/// the task, small enough to balance two cores.
+const CHUNK: usize = 4096;
+
+/// What the generator reports while it works.
+#[derive(Clone, Copy, Debug)]
+pub struct GenProgress {
+    /// `"init"`, `"mate"` (retrograde by distance) or `"rule"`.
+    pub phase: &'static str,
+    /// Plies of the level just finished (mate phase), sweeps (rule phase).
+    pub step: u32,
+    /// Positions decided so far.
+    pub decided: u64,
+}
+
+/// Why a table could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenError {
+    /// A capture leads to this ending, whose table is not in the set.
+    MissingSubTable(Material),
+    /// A mate is longer than the format stores.
+    TooLong(Material),
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::MissingSubTable(m) => write!(f, "the table {m} is needed first"),
+            GenError::TooLong(m) => write!(f, "{m}: a mate is longer than the format holds"),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// A value decided ahead of its level: (plies, index, code).
+type Deferred = (u16, u32, u16);
+
+/// Where a move leads: a position of the table being generated (its
+/// index) or of a smaller one (its stored code).
+#[derive(Clone, Copy)]
+pub(crate) enum Child {
+    Here(usize),
+    Other(u16),
+}
+
+/// Calls `f(move, gives_check, child)` for every legal move of `pos`.
+pub(crate) fn for_each_child(
+    pos: &mut Position,
+    layout: &Layout,
+    subs: &TableSet,
+    mut f: impl FnMut(Move, bool, Child),
+) {
+    for &m in pos.legal_moves().as_slice() {
+        let capture = pos.piece_at(m.to()).is_some();
+        pos.make_move(m);
+        let check = pos.in_check();
+        let child = if capture {
+            // Every capture material was checked to be in `subs` before
+            // generation started; a miss here is "not a position", which
+            // only a broken sub-table could produce.
+            Child::Other(subs.code(pos).unwrap_or(code::NONE))
+        } else {
+            match layout.encode(pos, false) {
+                Some(i) => Child::Here(i),
+                None => Child::Other(code::NONE),
+            }
+        };
+        pos.unmake_move();
+        f(m, check, child);
+    }
+}
+
+/// The distinct indices of the positions from which a quiet move of the
+/// side not to move reaches `pos`, in `out` (cleared first).
+///
+/// Candidate origins are generated generously per piece kind, then every
+/// one is checked with the board's own legality test, so a mistake in the
+/// candidates can only cost time, never add a wrong predecessor.
+fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
+    out.clear();
+    let side = pos.side_to_move();
+    let mover = !side;
+    let occ = pos.occupied();
+    for t in pos.color_bb(mover) {
+        let Some(piece) = pos.piece_at(t) else {
+            continue;
+        };
+        let from: Bitboard = match piece.kind() {
+            PieceKind::King => attacks::king(t),
+            PieceKind::Advisor => attacks::advisor(t),
+            PieceKind::Elephant => attacks::elephant(t, occ),
+            PieceKind::Horse => attacks::horse_attackers(t, occ),
+            PieceKind::Rook | PieceKind::Cannon => attacks::rook(t, occ),
+            PieceKind::Pawn => attacks::pawn_attackers(mover, t),
+        } & !occ;
+        for f in from {
+            // Take the move back: the piece returns to `f` and the mover
+            // is to move again.
+            pos.make_move(Move::new(t, f));
+            let ok = !pos.king_attacked(side) && pos.is_legal(Move::new(f, t));
+            if ok {
+                if let Some(i) = layout.encode(pos, false) {
+                    out.push(i);
+                }
+            }
+            pos.unmake_move();
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The plies of a lost position whose every move has been found to lose
+/// (`1 +` the longest of its children's wins), `None` if a child is not a
+/// won mate after all (a bug: checked in debug builds).
+fn loss_plies(pos: &mut Position, layout: &Layout, subs: &TableSet, values: &[AtomicU16]) -> u16 {
+    let mut longest = 0u16;
+    for_each_child(pos, layout, subs, |_, _, child| {
+        let c = match child {
+            Child::Here(i) => values[i].load(Ordering::Relaxed),
+            Child::Other(c) => c,
+        };
+        match code::decode(c) {
+            Some(Value::Win(n)) => longest = longest.max(n),
+            other => debug_assert!(false, "a lost position's child is {other:?}"),
+        }
+    });
+    longest + 1
+}
+
+/// Generates the table of `material` (canonical orientation). Every
+/// ending a capture leads to must be in `subs`.
+pub fn generate(
+    material: Material,
+    subs: &TableSet,
+    progress: &mut dyn FnMut(GenProgress),
+) -> Result<Table, GenError> {
+    for m in material.captures() {
+        if !subs.contains(&m) {
+            return Err(GenError::MissingSubTable(m));
+        }
+    }
+    let layout = Layout::new(material);
+    let n = layout.size();
+    let values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(code::NONE)).collect();
+    let counts: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    // Values decided out of turn: a capture that wins at a distance, or a
+    // loss whose longest defence is a capture. Each is assigned when its
+    // level comes, unless a shorter win came first.
+    let deferred: Mutex<BTreeMap<u16, Vec<(u32, u16)>>> = Mutex::new(BTreeMap::new());
+    let too_long = std::sync::atomic::AtomicBool::new(false);
+    let defer = |plies: u16, index: usize, c: u16, local: &mut Vec<Deferred>| {
+        if plies > code::MAX_PLIES {
+            too_long.store(true, Ordering::Relaxed);
+        } else {
+            local.push((plies, index as u32, c));
+        }
+    };
+
+    // Init: legality, move counts, captures into smaller tables.
+    let chunks: Vec<Vec<Deferred>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut local = Vec::new();
+            let mut here = Vec::with_capacity(128);
+            for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
+                let Some(mut pos) = layout.position(i) else {
+                    continue;
+                };
+                here.clear();
+                let (mut moves, mut others) = (0u32, 0u32);
+                let (mut best_win, mut longest_loss) = (u16::MAX, 0u16);
+                for_each_child(&mut pos, &layout, subs, |_, _, child| {
+                    moves += 1;
+                    match child {
+                        Child::Here(c) => here.push(c),
+                        Child::Other(c) => match code::decode(c) {
+                            Some(Value::Loss(d)) => {
+                                best_win = best_win.min(d + 1);
+                                // Counted open, so the position can never
+                                // run out of moves and be called lost.
+                                others += 1;
+                            }
+                            Some(Value::Win(d)) => longest_loss = longest_loss.max(d + 1),
+                            // Draws and rule results of smaller tables keep
+                            // the position open here; the rule phase reads
+                            // the rule results.
+                            _ => others += 1,
+                        },
+                    }
+                });
+                here.sort_unstable();
+                here.dedup();
+                values[i].store(code::UNKNOWN, Ordering::Relaxed);
+                let open = here.len() as u32 + others;
+                // At most 128 moves, so the count fits a byte.
+                counts[i].store(open.min(255) as u8, Ordering::Relaxed);
+                if moves == 0 {
+                    defer(0, i, code::mate(0), &mut local);
+                } else if best_win != u16::MAX {
+                    defer(best_win, i, code::mate(best_win), &mut local);
+                } else if open == 0 {
+                    defer(longest_loss, i, code::mate(longest_loss), &mut local);
+                }
+            }
+            local
+        })
+        .collect();
+    {
+        let mut d = deferred.lock().unwrap_or_else(|e| e.into_inner());
+        for (plies, i, c) in chunks.into_iter().flatten() {
+            d.entry(plies).or_default().push((i, c));
+        }
+    }
+    progress(GenProgress {
+        phase: "init",
+        step: 0,
+        decided: 0,
+    });
+
+    // Retrograde by levels: level L holds the positions decided at L plies.
+    let mut frontier: Vec<u32> = Vec::new();
+    let mut decided = 0u64;
+    let mut level: u16 = 0;
+    loop {
+        // Propagate level-1 to its predecessors: a lost child (even
+        // plies) wins its parents at once, a won child takes one open move
+        // off each parent.
+        let child_lost = level % 2 == 1;
+        let found: Vec<(Vec<u32>, Vec<Deferred>)> = frontier
+            .par_chunks(256)
+            .map(|part| {
+                let mut now = Vec::new();
+                let mut later = Vec::new();
+                let mut preds = Vec::with_capacity(64);
+                for &p in part {
+                    let Some(mut pos) = layout.position(p as usize) else {
+                        continue;
+                    };
+                    predecessors(&mut pos, &layout, &mut preds);
+                    for &q in &preds {
+                        if values[q].load(Ordering::Relaxed) != code::UNKNOWN {
+                            continue;
+                        }
+                        if child_lost {
+                            if values[q]
+                                .compare_exchange(
+                                    code::UNKNOWN,
+                                    code::mate(level),
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                )
+                                .is_ok()
+                            {
+                                now.push(q as u32);
+                            }
+                        } else if counts[q].fetch_sub(1, Ordering::Relaxed) == 1 {
+                            // Every move of q loses: q is lost, at the
+                            // distance of its longest defence.
+                            let Some(mut qpos) = layout.position(q) else {
+                                continue;
+                            };
+                            let d = loss_plies(&mut qpos, &layout, subs, &values);
+                            if d == level {
+                                values[q].store(code::mate(d), Ordering::Relaxed);
+                                now.push(q as u32);
+                            } else {
+                                defer(d, q, code::mate(d), &mut later);
+                            }
+                        }
+                    }
+                }
+                (now, later)
+            })
+            .collect();
+        let mut next = Vec::new();
+        {
+            let mut d = deferred.lock().unwrap_or_else(|e| e.into_inner());
+            for (now, later) in found {
+                next.extend(now);
+                for (plies, i, c) in later {
+                    d.entry(plies).or_default().push((i, c));
+                }
+            }
+            if let Some(due) = d.remove(&level) {
+                for (i, c) in due {
+                    if values[i as usize]
+                        .compare_exchange(code::UNKNOWN, c, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        next.push(i);
+                    }
+                }
+            }
+            decided += next.len() as u64;
+            frontier = next;
+            if frontier.is_empty() && d.is_empty() {
+                break;
+            }
+        }
+        progress(GenProgress {
+            phase: "mate",
+            step: level as u32,
+            decided,
+        });
+        if too_long.load(Ordering::Relaxed) || level >= code::MAX_PLIES {
+            return Err(GenError::TooLong(material));
+        }
+        level += 1;
+    }
+    if too_long.load(Ordering::Relaxed) {
+        return Err(GenError::TooLong(material));
+    }
+    let mut values: Vec<u16> = values.into_iter().map(AtomicU16::into_inner).collect();
+    drop(counts);
+    values.par_iter_mut().for_each(|v| {
+        if *v == code::UNKNOWN {
+            *v = code::DRAW;
+        }
+    });
+    crate::rule::perpetual_check(&layout, subs, &mut values, progress);
+    Ok(Table { layout, values })
+}

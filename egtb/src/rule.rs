@@ -1,0 +1,218 @@
+//! The perpetual-check rule on top of the mate distances.
+//!
+//! After the retrograde analysis every position that is not a forced mate
+//! either way is a draw. For each colour Y in turn (X the other colour):
+//!
+//! 1. *The trap* `T` is the largest set of drawn positions such that
+//!    - with X to move, every move of X either loses (leads to a position
+//!      Y wins) or gives check and stays in `T`;
+//!    - with Y to move, Y has a move that does **not** give check and stays
+//!      in `T`.
+//!
+//!    It is found by starting from all draws and removing positions that
+//!    break the conditions until none does. In `T`, Y keeps playing
+//!    non-checking moves; X must check every move forever or lose. A
+//!    repetition where one side checks every move and the other never
+//!    checks is a loss for the checker in both the Chinese and the Asian
+//!    rules, so X loses: `T` with X to move is `LossByRule(0)`, with Y to
+//!    move `WinByRule(1)`.
+//! 2. *The approach*: drawn positions from which Y can force the play into
+//!    `T` or into a position it already wins: with Y to move, one move to
+//!    an X rule loss; with X to move, every move to a Y win of either kind.
+//!    Found level by level, so the number stored is the plies to reach the
+//!    trap (a progress measure for Y; no distance to mate exists, since the
+//!    game ends by the referee's ruling, not by mate).
+//!
+//! Both steps are repeated for both colours until nothing changes, since a
+//! new rule win can trap more positions. The approach also starts from
+//! rule results of the smaller tables a capture leads to, so a capture
+//! into a position lost by the rule wins here too.
+
+use crate::gen::{for_each_child, Child, GenProgress};
+use crate::index::Layout;
+use crate::table::TableSet;
+use crate::value::{code, Value};
+use rayon::prelude::*;
+use shuai_board::Color;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the code is a win for its side to move (mate or rule).
+fn wins(c: u16) -> bool {
+    matches!(code::decode(c), Some(Value::Win(_) | Value::WinByRule(_)))
+}
+
+/// Applies the rule to the drawn entries of `values` (see the module
+/// documentation). Returns the number of positions it decided.
+pub(crate) fn perpetual_check(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &mut [u16],
+    progress: &mut dyn FnMut(GenProgress),
+) -> u64 {
+    let seeded = layout
+        .material()
+        .captures()
+        .iter()
+        .any(|m| subs.get(m).is_some_and(|t| t.has_rule_results()));
+    let mut decided = 0u64;
+    let mut sweeps = 0u32;
+    loop {
+        let before = decided;
+        for y in Color::ALL {
+            decided += one_colour(layout, subs, values, y, seeded, &mut sweeps);
+            progress(GenProgress {
+                phase: "rule",
+                step: sweeps,
+                decided,
+            });
+        }
+        if decided == before {
+            return decided;
+        }
+    }
+}
+
+/// The value code seen from the child's side.
+fn child_code(values: &[u16], child: Child) -> u16 {
+    match child {
+        Child::Here(i) => values[i],
+        Child::Other(c) => c,
+    }
+}
+
+/// One removal pass over the trap's positions with the side to move of
+/// parity `parity` (the index's lowest digit); returns how many it removed.
+fn remove_untrapped(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &[u16],
+    in_trap: &[AtomicBool],
+    y: Color,
+    parity: usize,
+) -> usize {
+    (parity..values.len())
+        .into_par_iter()
+        .step_by(2)
+        .filter(|&i| in_trap[i].load(Ordering::Relaxed))
+        .filter(|&i| {
+            let Some(mut pos) = layout.position(i) else {
+                return false;
+            };
+            let y_to_move = pos.side_to_move() == y;
+            let mut ok = !y_to_move;
+            for_each_child(&mut pos, layout, subs, |_, check, child| {
+                let c = child_code(values, child);
+                let trapped = matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
+                if y_to_move {
+                    ok |= !check && trapped;
+                } else {
+                    ok &= wins(c) || (check && trapped);
+                }
+            });
+            if !ok {
+                in_trap[i].store(false, Ordering::Relaxed);
+            }
+            !ok
+        })
+        .count()
+}
+
+fn one_colour(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &mut [u16],
+    y: Color,
+    seeded: bool,
+    sweeps: &mut u32,
+) -> u64 {
+    let n = values.len();
+    let in_trap: Vec<AtomicBool> = values
+        .iter()
+        .map(|&v| AtomicBool::new(v == code::DRAW))
+        .collect();
+    // Remove positions that break the trap's conditions until none does.
+    // Removing in place while sweeping is sound: the set only shrinks, and
+    // the loop runs until a sweep removes nothing. Each sweep does X's
+    // positions first: when none of them is left, no position of Y can
+    // stay either (it needs a move into one), which ends the search after
+    // a single pass over X's draws in the usual case of no trap at all.
+    let x_index = (!y).index();
+    loop {
+        *sweeps += 1;
+        let removed_x = remove_untrapped(layout, subs, values, &in_trap, y, x_index);
+        let x_left = (x_index..n)
+            .into_par_iter()
+            .step_by(2)
+            .any(|i| in_trap[i].load(Ordering::Relaxed));
+        if !x_left {
+            in_trap
+                .par_iter()
+                .for_each(|t| t.store(false, Ordering::Relaxed));
+            break;
+        }
+        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
+        if removed_x + removed_y == 0 {
+            break;
+        }
+    }
+    let mut decided = 0u64;
+    for (i, t) in in_trap.iter().enumerate() {
+        if t.load(Ordering::Relaxed) {
+            let y_to_move = i % 2 == y.index();
+            values[i] = code::rule(if y_to_move { 1 } else { 0 });
+            decided += 1;
+        }
+    }
+    // With no trap here the approach can still start from rule results in
+    // the tables captures lead to; without those there is nothing to do.
+    if decided == 0 && !seeded {
+        return 0;
+    }
+    drop(in_trap);
+    // The approach, one level per sweep against the values of the sweep
+    // before, so the stored plies are exact.
+    loop {
+        *sweeps += 1;
+        let values_ro: &[u16] = values;
+        let found: Vec<(usize, u16)> = (0..n)
+            .into_par_iter()
+            .filter(|&i| values_ro[i] == code::DRAW)
+            .filter_map(|i| {
+                let mut pos = layout.position(i)?;
+                let y_to_move = pos.side_to_move() == y;
+                let (mut any, mut all, mut best, mut worst) = (false, true, u16::MAX, 0u16);
+                for_each_child(&mut pos, layout, subs, |_, _, child| {
+                    let c = child_code(values_ro, child);
+                    match code::decode(c) {
+                        Some(Value::LossByRule(k)) => {
+                            any = true;
+                            best = best.min(k + 1);
+                        }
+                        Some(Value::WinByRule(k)) => worst = worst.max(k + 1),
+                        Some(Value::Win(_)) => {}
+                        _ => all = false,
+                    }
+                    if !wins(c) {
+                        all = false;
+                    }
+                });
+                if y_to_move && any {
+                    Some((i, code::rule(best)))
+                } else if !y_to_move && all {
+                    // All moves lose; moves into mates add nothing to the
+                    // approach. `worst` is even (one more than an odd win).
+                    Some((i, code::rule(worst)))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if found.is_empty() {
+            return decided;
+        }
+        decided += found.len() as u64;
+        for (i, c) in found {
+            values[i] = c;
+        }
+    }
+}

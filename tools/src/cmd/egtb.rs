@@ -1,0 +1,253 @@
+//! `shuai-tools egtb`: generate endgame tables (`gen`) and check the
+//! written files against themselves (`verify`), with the `shuai-egtb`
+//! crate.
+
+use clap::Subcommand;
+use shuai_egtb::{file, stage1, verify, GenProgress, Material, Table, TableSet};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The long help of `egtb`.
+pub const ABOUT: &str = "Endgame tablebases: `gen` writes one compressed file per ending \
+(ENDING.egtb) with the value of every position (win/draw/loss, distance to mate, results by \
+the perpetual-check rule); `verify` re-reads the files and checks each position against its \
+children. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
+is stage 1: one rook, horse, cannon or pawn against any advisors and elephants.";
+
+/// The `egtb` subcommands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Generate tables, smallest first, with every ending they capture into. Endings whose
+    /// file is already there and reads back are skipped, so an interrupted run resumes.
+    Gen {
+        /// An ending (KRKAA), a comma-separated list, or `all` (stage 1).
+        ending: String,
+        /// Where the files go.
+        #[arg(long, default_value = "egtb")]
+        out: PathBuf,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Skip endings whose index would have more entries than this.
+        #[arg(long)]
+        max_entries: Option<usize>,
+    },
+    /// Check written tables: every sampled position's value must be the best of its children's.
+    Verify {
+        /// An ending, a comma-separated list, or `all` (every stage-1 file present).
+        ending: String,
+        /// Where the files are.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// Positions per table, spread evenly (0: all).
+        #[arg(long, default_value_t = 100_000)]
+        sample: usize,
+    },
+}
+
+/// Runs a subcommand.
+pub fn run(c: Command) -> Result<(), String> {
+    match c {
+        Command::Gen {
+            ending,
+            out,
+            threads,
+            max_entries,
+        } => {
+            set_threads(threads)?;
+            gen(&endings(&ending)?, &out, max_entries)
+        }
+        Command::Verify {
+            ending,
+            dir,
+            sample,
+        } => verify_files(&endings(&ending)?, &dir, sample),
+    }
+}
+
+fn set_threads(threads: usize) -> Result<(), String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))
+}
+
+/// The endings named: `all`, or a comma-separated list, canonical.
+fn endings(text: &str) -> Result<Vec<Material>, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(stage1());
+    }
+    text.split(',')
+        .map(|name| {
+            Material::parse(name)
+                .map(|m| m.canonical().0)
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// The tables `material`'s captures lead to, read from `dir`.
+fn capture_tables(material: Material, dir: &Path) -> Result<TableSet, String> {
+    let mut set = TableSet::new();
+    for m in material.captures() {
+        let t = file::load(dir, m).map_err(|e| e.to_string())?;
+        set.insert(Arc::new(t));
+    }
+    Ok(set)
+}
+
+/// Whether a finished, readable file of `material` is in `dir`.
+fn done(material: Material, dir: &Path) -> bool {
+    let path = dir.join(file::file_name(&material));
+    if !path.exists() {
+        return false;
+    }
+    match file::load(dir, material) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("{e}; generating it again");
+            false
+        }
+    }
+}
+
+/// The progress line: redrawn in place on a terminal, otherwise printed
+/// at most every ten seconds.
+struct Line {
+    tty: bool,
+    last: Option<Instant>,
+}
+
+impl Line {
+    fn show(&mut self, text: &str, force: bool) {
+        let mut err = std::io::stderr();
+        if self.tty {
+            let _ = write!(err, "\r\x1b[2K{text}");
+        } else if force
+            || self
+                .last
+                .is_none_or(|t| t.elapsed() >= Duration::from_secs(10))
+        {
+            let _ = writeln!(err, "{text}");
+            self.last = Some(Instant::now());
+        }
+        let _ = err.flush();
+    }
+
+    fn end(&mut self) {
+        if self.tty {
+            eprintln!();
+        }
+    }
+}
+
+fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(), String> {
+    let mut order: Vec<Material> = Vec::new();
+    for t in targets {
+        for m in t.closure() {
+            if !order.contains(&m) {
+                order.push(m);
+            }
+        }
+    }
+    order.sort_by_key(|m| (m.piece_count(), *m));
+    let mut line = Line {
+        tty: std::io::stderr().is_terminal(),
+        last: None,
+    };
+    println!("ending\tentries\tpositions\twins\tdraws\tlosses\trule_wins\trule_losses\tlongest_plies\tbytes\tseconds");
+    for (k, &m) in order.iter().enumerate() {
+        let entries = shuai_egtb::index::Layout::new(m).size();
+        if max_entries.is_some_and(|max| entries > max) {
+            eprintln!("{m}: {entries} entries, over --max-entries; skipped (and what needs it)");
+            continue;
+        }
+        if done(m, out) {
+            continue;
+        }
+        if m.captures().iter().any(|c| !done_quiet(*c, out)) {
+            eprintln!("{m}: a table it captures into is missing; skipped");
+            continue;
+        }
+        let subs = capture_tables(m, out)?;
+        let start = Instant::now();
+        let head = format!("[{}/{}] {m}", k + 1, order.len());
+        let mut report = |p: GenProgress| {
+            line.show(
+                &format!(
+                    "{head}: {} step {}, {} decided, {:.1}s",
+                    p.phase,
+                    p.step,
+                    p.decided,
+                    start.elapsed().as_secs_f64()
+                ),
+                false,
+            )
+        };
+        let table = shuai_egtb::generate(m, &subs, &mut report).map_err(|e| e.to_string())?;
+        let seconds = start.elapsed().as_secs_f64();
+        let path = file::save(&table, out).map_err(|e| e.to_string())?;
+        let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+        let peak = peak_memory_mb().map_or(String::new(), |mb| format!(", peak memory {mb} MB"));
+        line.show(&format!("{head}: done in {seconds:.1}s{peak}"), true);
+        line.end();
+        let c = table.census();
+        println!(
+            "{m}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{bytes}\t{seconds:.2}",
+            table.len(),
+            c.positions,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.rule_wins,
+            c.rule_losses,
+            c.longest
+        );
+    }
+    Ok(())
+}
+
+/// The process's peak resident memory so far (Linux: `VmHWM` of
+/// /proc/self/status), for the progress line.
+fn peak_memory_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// [`done`] without the message.
+fn done_quiet(material: Material, dir: &Path) -> bool {
+    file::load(dir, material).is_ok()
+}
+
+fn verify_files(targets: &[Material], dir: &Path, sample: usize) -> Result<(), String> {
+    let mut failed = false;
+    for &m in targets {
+        if !dir.join(file::file_name(&m)).exists() {
+            continue;
+        }
+        let table: Table = file::load(dir, m).map_err(|e| e.to_string())?;
+        let mut set = capture_tables(m, dir)?;
+        let table = Arc::new(table);
+        set.insert(table.clone());
+        // `--sample 0` checks every position.
+        let step = table.len().checked_div(sample).unwrap_or(1).max(1);
+        let v = verify::verify(&table, &set, (0..table.len()).step_by(step));
+        println!(
+            "{m}: {} positions checked, {} by rule skipped, {} wrong",
+            v.checked, v.rule, v.wrong_count
+        );
+        for w in &v.wrong {
+            println!("  {w}");
+        }
+        failed |= v.wrong_count > 0;
+    }
+    if failed {
+        Err("some tables are wrong".into())
+    } else {
+        Ok(())
+    }
+}
