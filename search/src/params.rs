@@ -104,6 +104,7 @@ params! {
     iir_depth = 4, 2..=10, step 1: "Internal iterative reduction: smallest depth reduced";
     se_min_depth = 6, 4..=10, step 1: "Singular extensions: smallest depth tried";
     se_margin = 32, 8..=96, step 4: "Singular extensions: the other moves must stay below the table score minus depth * this / 16 centipawns";
+    se_double_margin = 20, 0..=100, step 4: "Singular extensions: two plies (off the principal variation) when the others stay this far below the singular bound, centipawns";
     lmp_base = 3, 1..=10, step 1: "Late-move pruning: quiet moves allowed at depth d are (this + d*d), halved when not improving";
     lmp_max_depth = 6, 2..=10, step 1: "Late-move pruning: largest depth pruned";
     futility_base = 120, 20..=300, step 12: "Futility pruning of quiet moves: margin at depth 0, centipawns";

@@ -250,8 +250,8 @@ impl Worker<'_> {
             }
             // Step 10. Extensions: a singular table move (the only move
             // that holds, by a reduced search of the others) is searched
-            // deeper, and one that others also hold reduced; else a check
-            // is extended.
+            // deeper (two plies when clearly so), and one that others
+            // also hold reduced; else a check is extended.
             let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
             let mut extension = i32::from(gives_check && extend_more);
             if let Some(h) = hit.filter(|_| {
@@ -260,7 +260,7 @@ impl Worker<'_> {
                     && !singular_search
                     && depth >= self.params.se_min_depth()
             }) {
-                match self.singular(h, m, depth, beta, ply, cut_node) {
+                match self.singular(PV, h, m, depth, beta, ply, cut_node) {
                     Singular::Untested => {}
                     Singular::Extend(e) => extension = e,
                     Singular::Cut(score) => return score,
@@ -419,8 +419,10 @@ impl Worker<'_> {
     /// a margin. None reaching it: `m` is singular, one ply more. One
     /// beating beta as well: the node is cut (multi-cut). Otherwise a table
     /// score over beta says `m` need not be searched as deep: one ply less.
+    #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
+        pv: bool,
         h: Hit,
         m: Move,
         depth: i32,
@@ -451,7 +453,13 @@ impl Worker<'_> {
         if self.stopped {
             Singular::Cut(0)
         } else if score < singular_beta {
-            Singular::Extend(1)
+            // Far below: two plies, off the principal variation and not
+            // past the iteration's depth in plies, which bounds how often
+            // a line can be extended twice.
+            let double = !pv
+                && score < singular_beta - self.params.se_double_margin()
+                && ply < self.completed_depth.max(4) as usize;
+            Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
         } else if h.score >= beta {
