@@ -1046,3 +1046,54 @@ fn perpetual_offer_to_exchange_is_a_draw_d101_d103() {
         assert!(black_moves.iter().all(|m| m.class == MoveClass::Idle));
     }
 }
+
+/// Issue 27, kind 4: a mutual perpetual chase in an eight-ply cycle
+/// without checks (WXF: a draw). Red's horse steps g7-e8 and back: on e8 it
+/// attacks the black rook c7 itself, on g7 it is the screen over which the
+/// red cannon i7 attacks it, so every red move makes a new attack on the
+/// same rook, and a horse or cannon on a rook chases it protected or not.
+/// Black does the same to the red rook g3 with two horses in turn: c3-e4
+/// (screen for the cannon a3, then the horse's own attack) and g5-i4
+/// (screen for the cannon g6, then the horse's own attack). Black's
+/// four-move round against Red's two-move one makes the position repeat
+/// only every eight plies. Both kings keep their defenders so that no move
+/// threatens mate. Each side is judged over its own moves of the cycle:
+/// both chase one same piece on every move, both are forbidden, a draw in
+/// both books (pyffish: draw).
+#[test]
+fn mutual_perpetual_chase_in_an_eight_ply_cycle_is_a_draw() {
+    let fen = "3aka3/9/2r3N1C/6c2/6n2/9/c1n3R2/4B4/4A4/3AK1B2 w - - 0 1";
+    let round = "g7e8 c3e4 e8g7 g5i4 g7e8 e4c3 e8g7 i4g5";
+    let moves = format!("{round} {round}");
+    for book in RuleBook::ALL {
+        let v = expect(
+            book,
+            fen,
+            &moves,
+            Draw,
+            Reason::MutualForbidden,
+            Conduct::PerpetualChase { origin: sq("c7") },
+            Conduct::PerpetualChase { origin: sq("g3") },
+        );
+        assert!(v.explanation.contains("the last cycle has 8 plies"), "{v}");
+    }
+}
+
+/// Issue 27, kind 5: one side threatens mate on every move, the other
+/// checks on one of its two moves. Black's rooks g5 and a1 keep g5g0 mate
+/// ready, so each black king move (f9e9 out of the red rook's check, e9f9
+/// back) threatens mate; Red's rook checks from f6 and steps back to h6,
+/// one check one idle move (allowed in both books, diagram 14). Chinese:
+/// a perpetual mate threat is forbidden, Black loses. Asian (rules 9 and
+/// 10): a mate threat is no attack, both sides' moves are allowed, a draw
+/// (pyffish: draw).
+#[test]
+fn asian_mate_threats_against_one_check_in_two_is_a_draw() {
+    let fen = "5k3/9/4b4/7R1/6r2/9/9/5A3/r8/4K4 w - - 0 1";
+    let moves = "h6f6 f9e9 f6h6 e9f9 h6f6 f9e9 f6h6 e9f9";
+    let threat = Conduct::PerpetualMateThreat;
+    let reason = loses(Color::Black, threat);
+    expect(Chinese, fen, moves, Win, reason, Conduct::Allowed, threat);
+    let v = allowed_draw(Asian, fen, moves);
+    assert!(v.explanation.contains("Asian rules 9 and 10"), "{v}");
+}
