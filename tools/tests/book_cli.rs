@@ -5,19 +5,13 @@
 use shuai_board::Position;
 use shuai_engine::book::Book;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+use common::tools;
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shuai-book-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn tools(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shuai-tools"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 /// Fails with a message on stderr that contains `expected`, and no panic.

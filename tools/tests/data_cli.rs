@@ -1,11 +1,11 @@
 //! `shuai-tools data …` on small known files.
 
+mod common;
 use shuai_board::Position;
 use shuai_tools::data::{
     games, read_header, read_positions, write_positions, Format, Outcome, PackedPosition,
 };
 use std::path::PathBuf;
-use std::process::Command;
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shuai-data-cli-{}", std::process::id()));
@@ -13,17 +13,9 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The standard output of `shuai-tools args`, which must succeed.
 fn tools(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_shuai-tools"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(common::tools_ok(args).stdout).unwrap()
 }
 
 /// A game: the positions along a fixed line from the start.
@@ -233,10 +225,7 @@ fn stats_on_a_known_file() {
 fn bad_files_give_clear_errors() {
     let f = tmp("bad.txt");
     std::fs::write(&f, "garbage\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shuai-tools"))
-        .args(["data", "stats", f.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = common::tools(&["data", "stats", f.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.txt: line 1"), "{err}");

@@ -1,26 +1,15 @@
 //! `shuai-tools egtb gen` and `egtb verify` on small endings: the files,
 //! the summary, resuming, and a damaged file generated again.
 
+mod common;
+use common::tools_ok as tools;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("shuai-egtb-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-fn tools(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_shuai-tools"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// The endings the summary lists (its first column).
