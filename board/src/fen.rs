@@ -48,6 +48,16 @@ pub enum FenError {
         /// Where the FEN put it.
         square: Square,
     },
+    /// An advisor outside its own palace or an elephant across the river:
+    /// refused even in a composition, because there it could attack the
+    /// enemy king, which the check test never looks for (see
+    /// `Position::king_attackers`).
+    OutsideItsHalf {
+        /// The piece.
+        piece: Piece,
+        /// Where the FEN put it.
+        square: Square,
+    },
     /// A pawn behind its starting rank.
     PawnBehindStart(Square),
     /// The side that is not to move is in check (its king could be taken),
@@ -105,6 +115,13 @@ impl fmt::Display for FenError {
                 "piece '{}' on {square} stands on a point it can never reach",
                 piece.fen_char()
             ),
+            FenError::OutsideItsHalf { piece, square } => {
+                let (name, place) = match piece.kind() {
+                    PieceKind::Advisor => ("advisor", "outside its palace"),
+                    _ => ("elephant", "across the river"),
+                };
+                write!(f, "{name} '{}' on {square} is {place}", piece.fen_char())
+            }
             FenError::PawnBehindStart(sq) => write!(f, "pawn on {sq} is behind its starting rank"),
             FenError::TooManyPieces(c) => write!(
                 f,
@@ -133,11 +150,19 @@ fn reachable(piece: Piece, sq: Square) -> Result<(), FenError> {
             true
         }
         // The five points of the palace's diagonals.
-        PieceKind::Advisor => sq.in_palace(color) && (file + rank as usize) % 2 == 1,
+        PieceKind::Advisor => {
+            if !sq.in_palace(color) {
+                return Err(FenError::OutsideItsHalf { piece, square: sq });
+            }
+            (file + rank as usize) % 2 == 1
+        }
         // Seven points: files a, c, e, g, i on ranks 0, 2, 4 (relative) where
         // the file and rank steps match.
         PieceKind::Elephant => {
-            rank <= 4 && rank % 2 == 0 && file % 2 == 0 && (file / 2 + rank as usize / 2) % 2 == 1
+            if rank > 4 {
+                return Err(FenError::OutsideItsHalf { piece, square: sq });
+            }
+            rank % 2 == 0 && file % 2 == 0 && (file / 2 + rank as usize / 2) % 2 == 1
         }
         PieceKind::Pawn => {
             if rank < 3 {
@@ -179,8 +204,9 @@ impl Position {
     /// rank, an advisor or elephant off its points, more pieces of a kind
     /// than a set has) is accepted, each such point returned as a warning
     /// ([`FenError::is_composition_only`]). Still refused: malformed text,
-    /// a missing king, a king outside its palace, the side not to move in
-    /// check, and more pieces than a move list can hold.
+    /// a missing king, a king or an advisor outside its palace, an elephant
+    /// across the river, the side not to move in check, and more pieces
+    /// than a move list can hold.
     pub fn from_fen_lenient(fen: &str) -> Result<(Position, Vec<FenError>), FenError> {
         Position::parse_fen(fen, true)
     }

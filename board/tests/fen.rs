@@ -122,7 +122,7 @@ fn each_problem_has_its_own_error() {
     );
     assert_eq!(
         err("4k4/9/9/9/9/2b6/9/9/9/3K5 w"),
-        FenError::UnreachablePoint {
+        FenError::OutsideItsHalf {
             piece: Piece::new(Color::Black, PieceKind::Elephant),
             square: sq("c4")
         }
@@ -227,6 +227,23 @@ fn lenient_reader_accepts_compositions_with_warnings() {
         (
             "4k4/9/9/9/9/9/9/9/4R4/3K5 w",
             FenError::OpponentInCheck(Color::Black),
+        ),
+        // An advisor in the enemy palace or an elephant across the river
+        // could take the enemy king, which the check test never looks for:
+        // the search would lose a king.
+        (
+            "4k4/9/9/9/9/9/9/9/4a4/R3K4 w",
+            FenError::OutsideItsHalf {
+                piece: Piece::new(Color::Black, PieceKind::Advisor),
+                square: sq("e1"),
+            },
+        ),
+        (
+            "4k4/9/9/9/9/9/9/2b6/9/4K4 w",
+            FenError::OutsideItsHalf {
+                piece: Piece::new(Color::Black, PieceKind::Elephant),
+                square: sq("c2"),
+            },
         ),
         ("4k4/9/9 w", FenError::WrongRankCount(3)),
         (
