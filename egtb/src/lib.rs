@@ -137,3 +137,16 @@ pub fn generate_set(
     }
     Ok(set)
 }
+
+/// Generates `material` and the endings its captures lead to, as
+/// [`generate_set`] does, and writes every table to `dir` (created if
+/// needed): a directory of tables for tests and small endings.
+pub fn generate_into(material: Material, dir: &std::path::Path) -> Result<TableSet, String> {
+    let set = generate_set(material, &mut |_, _| {}).map_err(|e| e.to_string())?;
+    for m in material.closure() {
+        if let Some(t) = set.get(&m) {
+            file::save(t, dir).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(set)
+}

@@ -123,4 +123,49 @@ mod tests {
         assert!(!is_mate(rule) && rule < UNPROVEN_WIN);
         assert_eq!(score(Value::LossByRule(2), 4, 120), -rule);
     }
+
+    /// A drawn root keeps only its drawing moves (and reports 0); a won
+    /// one is answered with the table's best move.
+    #[test]
+    fn root_plans() {
+        let dir = std::env::temp_dir().join(format!("shuai-search-plan-{}", std::process::id()));
+        let m = shuai_egtb::Material::parse("KRKA").unwrap();
+        shuai_egtb::generate_into(m, &dir).unwrap();
+        let tb = Tablebase::open(&dir);
+        // Black to move: the advisor or the king takes the rook (a draw);
+        // any other move loses.
+        let pos = Position::from_fen("3ak4/4R4/9/9/9/9/9/9/9/3K5 b").unwrap();
+        let moves = pos.legal_moves().as_slice().to_vec();
+        let takes = ["d9e8", "e9e8"].map(|m| pos.parse_move(m).unwrap());
+        assert_eq!(tb.probe(&pos), Some(Value::Draw));
+        let (plan, hits) = root_plan(&pos, &moves, &tb, 120).unwrap();
+        assert_eq!(
+            plan,
+            RootPlan::Restrict {
+                moves: takes.to_vec(),
+                score: Some(DRAW)
+            }
+        );
+        assert_eq!(hits, 1 + moves.len() as u64);
+        // Red to move wins: the table's move, nothing searched.
+        let red = Position::from_fen("3ak4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        let moves = red.legal_moves().as_slice().to_vec();
+        let (best, _) = tb.best_move(&red).unwrap();
+        let Some((RootPlan::Decided { mv, score, pv }, _)) = root_plan(&red, &moves, &tb, 120)
+        else {
+            panic!("decided");
+        };
+        let Some(Value::Win(n)) = tb.probe(&red) else {
+            panic!("a win");
+        };
+        assert_eq!(
+            (mv, score, pv.len()),
+            (best, mate_in(usize::from(n)), usize::from(n))
+        );
+        // Too long for the plies left before the natural-move limit: the
+        // winning moves are searched instead.
+        let plan = root_plan(&red, &moves, &tb, u32::from(n) - 1).unwrap().0;
+        assert!(matches!(plan, RootPlan::Restrict { score: None, .. }));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
