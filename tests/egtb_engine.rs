@@ -132,18 +132,39 @@ fn ucci_session_with_tables() {
     assert!(lines.iter().all(|l| !l.contains("tbhits")), "{lines:?}");
 }
 
+#[test]
+fn a_damaged_table_is_reported_once() {
+    let dir = std::env::temp_dir().join(format!("shuai-egtb-damaged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("KRK.egtb"), b"SHUAIEGT and then nothing").unwrap();
+    let dir = dir.to_string_lossy().into_owned();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send(&format!("setoption name EGTB Path value {dir}"));
+    assert_eq!(
+        e.sync(),
+        [format!(
+            "info string setoption EGTB Path: 1 endgame table (up to 3 pieces) in {dir}"
+        )]
+    );
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w");
+    for reports in [1, 0] {
+        e.send("go depth 2");
+        let lines = e.search_result();
+        let damaged: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string ") && l.ends_with("; probing without it"))
+            .collect();
+        assert_eq!(damaged.len(), reports, "{lines:?}");
+        assert!(lines.last().unwrap().starts_with("bestmove "));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs `shuai ARGS` with `SHUAI_EGTB` unset: exit code, stdout, stderr.
 fn shuai(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shuai"))
-        .args(args)
-        .env_remove("SHUAI_EGTB")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_shuai(args)
 }
 
 #[test]

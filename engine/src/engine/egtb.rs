@@ -67,8 +67,9 @@ impl EgtbFiles {
             None => "no endgame tables".to_string(),
             Some(tb) if tb.is_empty() => format!("no endgame tables in {}", self.paths),
             Some(tb) => format!(
-                "{} endgame tables (up to {} pieces) in {}",
+                "{} endgame table{} (up to {} pieces) in {}",
                 tb.len(),
+                if tb.len() == 1 { "" } else { "s" },
                 tb.max_pieces(),
                 self.paths
             ),

@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(UCI.score(-MATE + 2), "score mate -1");
         assert_eq!(ucci_score(RULE_WIN - 4), 9896);
         assert_eq!(ucci_score(-(RULE_WIN - 4)), -9896);
-        assert_eq!(ucci_score(20_000), UCCI_MAX_EVAL);
+        assert_eq!(ucci_score(15_000), UCCI_MAX_EVAL);
     }
 
     #[test]
