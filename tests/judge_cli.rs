@@ -3,18 +3,8 @@
 #[path = "protocol_harness/mod.rs"]
 mod harness;
 
-use std::process::Command;
-
 fn shuai(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shuai"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    harness::run_shuai(args)
 }
 
 #[test]

@@ -57,6 +57,8 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option skill type spin min 0 max 20 default 20",
         "option limitstrength type check default false",
         "option elo type spin min 808 max 3031 default 3031",
+        "option useegtb type check default true",
+        "option egtbpaths type string default <empty>",
         "option newgame type button",
     ] {
         assert!(lines.contains(&want.to_string()), "missing {want}");

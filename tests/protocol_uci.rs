@@ -56,7 +56,9 @@ fn handshake_lists_uci_options() {
             "UCI_LimitStrength",
             "UCI_Elo",
             "UCI_ShowWDL",
-            "UCI_Variant"
+            "UCI_Variant",
+            "EGTB Path",
+            "Use EGTB"
         ]
     );
     assert!(

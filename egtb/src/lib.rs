@@ -119,7 +119,7 @@ pub mod verify;
 
 pub use gen::{generate, GenError, GenProgress};
 pub use material::{stage1, Material, MaterialError};
-pub use probe::{best_move_with, line_with, Tablebase};
+pub use probe::{best_move_among, best_move_with, line_with, Tablebase};
 pub use table::{Census, Table, TableSet};
 pub use value::{Value, Wdl};
 
@@ -134,6 +134,19 @@ pub fn generate_set(
     for m in material.closure() {
         let table = generate(m, &set, &mut |p| progress(m, p))?;
         set.insert(std::sync::Arc::new(table));
+    }
+    Ok(set)
+}
+
+/// Generates `material` and the endings its captures lead to, as
+/// [`generate_set`] does, and writes every table to `dir` (created if
+/// needed): a directory of tables for tests and small endings.
+pub fn generate_into(material: Material, dir: &std::path::Path) -> Result<TableSet, String> {
+    let set = generate_set(material, &mut |_, _| {}).map_err(|e| e.to_string())?;
+    for m in material.closure() {
+        if let Some(t) = set.get(&m) {
+            file::save(t, dir).map_err(|e| e.to_string())?;
+        }
     }
     Ok(set)
 }

@@ -274,7 +274,12 @@ fn tablebase_reads_a_directory() {
     for name in ["KK", "KPK"] {
         file::save(table(name), &dir).unwrap();
     }
+    // A stray file that is not a table is not listed.
+    std::fs::write(dir.join("notes.txt"), b"x").unwrap();
     let tb = shuai_egtb::Tablebase::open(&dir);
+    assert_eq!((tb.len(), tb.max_pieces()), (2, 3));
+    assert!(tb.covers(&Material::parse("KKP").unwrap()));
+    assert!(shuai_egtb::Tablebase::open_dirs(&[dir.join("nowhere")]).is_err());
     let p = pos("3k5/9/4P4/9/9/9/9/9/9/5K3 w");
     assert_eq!(tb.probe(&p), set.probe(&p));
     assert_eq!(

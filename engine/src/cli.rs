@@ -60,6 +60,14 @@ pub enum Command {
     /// the position is also looked up as its mirror, as engines and GUIs
     /// do, and moves that are not legal in it are left out.
     Book(crate::terminal::book::BookArgs),
+    /// Endgame tables: `probe` prints a position's value (win, draw or
+    /// loss, the distance to mate) and the line of best play in Chinese
+    /// notation. The tables' directory is `--egtb DIR` or `SHUAI_EGTB`.
+    Egtb {
+        /// What to do with the tables.
+        #[command(subcommand)]
+        command: crate::terminal::egtb::EgtbCommand,
+    },
     /// Count leaf nodes of the legal move tree (prints one line per root move,
     /// then `Nodes searched: N`).
     Perft {
@@ -137,6 +145,7 @@ Shuai (帅) — a Xiangqi engine.
   Analyse:  shuai analyze [FEN|startpos] [--moves 炮二平五 马8进7] [--depth N]   (Enter stops)
   Play:     shuai play [--side red|black] [--movetime MS]
   Books:    shuai book BOOK.DAT [FEN|startpos] [--moves 炮二平五]
+  Tables:   shuai egtb probe [FEN] --egtb DIR   (or SHUAI_EGTB=DIR)
   Also:     shuai eval | perft | judge | bench      ·   shuai <command> --help
   From a GUI: add this program as a UCCI or UCI engine; it speaks both.
   Here it now waits for protocol commands: 'ucci' or 'uci', then e.g.
@@ -164,6 +173,7 @@ pub fn main() -> ExitCode {
         Some(Command::Analyze(args)) => crate::terminal::analyze::run(&args),
         Some(Command::Play(args)) => crate::terminal::play::run(&args),
         Some(Command::Book(args)) => crate::terminal::book::run(&args),
+        Some(Command::Egtb { command }) => crate::terminal::egtb::run(&command),
         Some(Command::Bench {
             depth,
             threads,

@@ -25,6 +25,7 @@ mod ordering;
 pub mod params;
 mod repetition;
 pub mod score;
+mod tablebase;
 mod time;
 pub mod tt;
 mod vote;
@@ -41,6 +42,7 @@ use host::Instant;
 use score::{is_mate, MATE, MAX_PLY};
 use shuai_board::rules::RuleBook;
 use shuai_board::{Move, Position};
+use shuai_egtb::Tablebase;
 use shuai_eval::nnue::Network;
 use shuai_eval::Weights;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -76,6 +78,10 @@ pub struct Info {
     pub time: Duration,
     /// Table fill, permille.
     pub hashfull: u32,
+    /// Endgame table probes that found a value, all threads; `None` when
+    /// the search has no endgame tables (the `info` line then leaves
+    /// `tbhits` out).
+    pub tbhits: Option<u64>,
     /// The principal variation.
     pub pv: Vec<Move>,
 }
@@ -142,6 +148,17 @@ pub(crate) struct Shared<'a> {
     lmr: &'a [[u8; 64]],
     /// The search's constants.
     params: &'a Params,
+    /// The endgame tables, if the search uses them.
+    tablebase: Option<&'a Tablebase>,
+    /// The most pieces of a position the tables may cover (0 without
+    /// tables): a node with more is not looked up.
+    tb_pieces: usize,
+    /// Endgame table probes that found a value, all threads (rare enough
+    /// for one shared counter).
+    tb_hits: AtomicU64,
+    /// The score every report shows instead of the search's when the root
+    /// is a table draw: the search only chooses among the drawing moves.
+    root_score: Option<i32>,
 }
 
 /// Nodes between two checks of the limits, at most: a thousand nodes take
@@ -196,6 +213,11 @@ impl Shared<'_> {
     ) -> Info {
         let nodes = self.total_nodes();
         let time = self.time.elapsed();
+        let (score, bound) = match self.root_score {
+            // A repetition verdict the tables know nothing of stands.
+            Some(s) if !score::is_rule_score(score) => (s, None),
+            _ => (score, bound),
+        };
         Info {
             depth,
             seldepth: seldepth as u32,
@@ -206,6 +228,7 @@ impl Shared<'_> {
             nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
             time,
             hashfull: self.tt.hashfull(),
+            tbhits: self.tablebase.map(|_| self.tb_hits.load(Ordering::Relaxed)),
             pv,
         }
     }
@@ -263,6 +286,8 @@ pub struct Searcher {
     weights: Arc<Weights>,
     network: Option<Arc<Network>>,
     full_refresh: bool,
+    /// The endgame tables to probe, if any.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Searcher {
@@ -280,7 +305,21 @@ impl Searcher {
             weights: Arc::new(Weights::DEFAULT),
             network: None,
             full_refresh: false,
+            tablebase: None,
         }
+    }
+
+    /// Probes `tablebase` from the next search on, or no tables when
+    /// `None` (the default; the search is then exactly the search without
+    /// tables). The table keeps scores found with the old setting: clear
+    /// it ([`Searcher::clear`]) when switching, for a clean comparison.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame tables in use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// Evaluates with `weights` from the next search on (the built-in
@@ -433,6 +472,24 @@ impl Searcher {
                 pv: Vec::new(),
             };
         }
+        // The endgame tables at the root: a won or lost root is answered
+        // from them; a drawn one is searched among its drawing moves.
+        let tablebase = self.tablebase.as_deref().filter(|tb| !tb.is_empty());
+        let plies_left = self
+            .natural_limit
+            .saturating_sub(u32::from(pos.halfmove_clock()));
+        let root_plan = tablebase
+            .filter(|_| limits.multipv <= 1)
+            .and_then(|tb| tablebase::root_plan(pos, &root_moves, tb, plies_left));
+        let (root_moves, root_score, decided, root_hits) = match root_plan {
+            Some((tablebase::RootPlan::Decided { mv, score, pv }, hits)) => {
+                (vec![mv], None, Some((score, pv)), hits)
+            }
+            Some((tablebase::RootPlan::Restrict { moves, score }, hits)) => {
+                (moves, score, None, hits)
+            }
+            None => (root_moves, None, None, 0),
+        };
         let root_moves = order_root(pos, root_moves, &self.tt);
         let shared = Shared {
             tt: &self.tt,
@@ -449,7 +506,14 @@ impl Searcher {
             full_refresh: self.full_refresh,
             lmr: &self.lmr,
             params: &self.params,
+            tablebase,
+            tb_pieces: tablebase.map_or(0, |tb| tb.max_pieces()),
+            tb_hits: AtomicU64::new(root_hits),
+            root_score,
         };
+        if let Some((score, pv)) = decided {
+            return decided_search(&shared, score, pv);
+        }
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
@@ -533,11 +597,38 @@ impl Searcher {
         SearchResult {
             best_move: Some(chosen.mv),
             ponder_move: ponder,
-            score: chosen.score,
+            score: match root_score {
+                Some(s) if !score::is_rule_score(chosen.score) => s,
+                _ => chosen.score,
+            },
             depth: chosen.depth,
             nodes: shared.total_nodes(),
             pv: chosen.pv,
         }
+    }
+}
+
+/// A search the endgame tables answered at the root: one report with the
+/// table's score and line (the GUI's last line must show the move played),
+/// then, for analysis and pondering, a wait for the GUI's word.
+fn decided_search(shared: &Shared, score: i32, pv: Vec<Move>) -> SearchResult {
+    let info = shared.info(1, pv.len(), 1, score, None, pv.clone());
+    (shared.reporter)(&Event::Iteration(info));
+    while !shared.control.stopped() && (shared.limits.infinite || shared.control.pondering()) {
+        if host::stop_requested() {
+            break;
+        }
+        host::check_ponderhit(shared.control);
+        host::pause(1);
+    }
+    shared.control.stop();
+    SearchResult {
+        best_move: pv.first().copied(),
+        ponder_move: pv.get(1).copied(),
+        score,
+        depth: 1,
+        nodes: 0,
+        pv,
     }
 }
 

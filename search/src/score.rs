@@ -23,6 +23,15 @@ pub const EVAL_LIMIT: i32 = 10_000;
 /// which the natural-move limit may forbid: above every evaluation, below
 /// the band of rule verdicts, so it is neither a mate nor path dependent.
 pub const UNPROVEN_WIN: i32 = RULE_BOUND - 1;
+/// A win (or, negated, loss) the endgame tables give by the perpetual-check
+/// rule, which has no distance to mate: `TB_WIN - ply`, above every
+/// evaluation, below the unproven wins, the rule verdicts of the search
+/// and the mates. Unlike a repetition verdict it does not depend on the
+/// path, so the table keeps it.
+pub const TB_WIN: i32 = 20_000;
+/// Scores at or beyond this magnitude, up to [`TB_WIN`], are table results
+/// by the perpetual-check rule.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// A value outside every real score.
 pub const INFINITE: i32 = MATE + 1;
 /// The score of a draw.
@@ -51,6 +60,13 @@ pub const fn is_mate(score: i32) -> bool {
 #[inline]
 pub const fn is_rule_score(score: i32) -> bool {
     score.abs() >= RULE_BOUND && score.abs() < MATE_BOUND
+}
+
+/// Whether `score` is an endgame table's result by the perpetual-check
+/// rule (see [`TB_WIN`]).
+#[inline]
+pub const fn is_tb_rule_score(score: i32) -> bool {
+    score.abs() >= TB_WIN_BOUND && score.abs() <= TB_WIN
 }
 
 /// Converts a score relative to the root into one relative to the node at

@@ -312,3 +312,20 @@ pub fn depth1_score(e: &mut Engine) -> i32 {
         .parse::<i32>()
         .unwrap()
 }
+
+/// Runs `shuai ARGS` to its end (a terminal command, standard input
+/// closed, `SHUAI_EGTB` unset): exit code, standard output, standard
+/// error.
+pub fn run_shuai(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shuai"))
+        .args(args)
+        .env_remove("SHUAI_EGTB")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the shuai binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 output"),
+        String::from_utf8(out.stderr).expect("UTF-8 errors"),
+    )
+}

@@ -54,14 +54,14 @@ pub(super) struct Books {
 }
 
 /// The files of a `Book File` value: `;`-separated, blanks ignored.
-fn file_names(spec: &str) -> impl Iterator<Item = &str> {
+pub(super) fn file_names(spec: &str) -> impl Iterator<Item = &str> {
     spec.split(';').map(str::trim).filter(|f| !f.is_empty())
 }
 
 /// A relative name that is not found from the working directory is
 /// looked for beside the engine's executable (as ElephantEye does: GUIs
 /// start engines from anywhere).
-fn locate(name: &str) -> PathBuf {
+pub(super) fn locate(name: &str) -> PathBuf {
     let path = PathBuf::from(name);
     if path.is_absolute() || path.exists() {
         return path;

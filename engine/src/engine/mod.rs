@@ -28,6 +28,7 @@
 //! ```
 
 mod book;
+mod egtb;
 mod eval_files;
 mod go;
 mod memory;
@@ -38,6 +39,7 @@ mod report;
 mod strength;
 
 pub use book::{book_name, game_ply, wants_book, BookPick};
+pub use egtb::EgtbFiles;
 pub use eval_files::{EvalNetwork, EvalWeights};
 pub use go::{build_limits, GoParams, DEFAULT_GO_NODES};
 pub use memory::max_hash_mb;
@@ -266,6 +268,11 @@ impl Engine {
             searcher.set_network(options.active_network());
             searcher.clear();
         }
+        if options.egtb != self.options.egtb || options.use_egtb != self.options.use_egtb {
+            // The table's scores were found with or without the old tables.
+            searcher.set_tablebase(options.active_tablebase());
+            searcher.clear();
+        }
         if options.book_files != self.options.book_files {
             self.books = None;
         }
@@ -486,6 +493,13 @@ impl Engine {
                     }
                     host::check_ponderhit(&control);
                     host::pause(1);
+                }
+                // A damaged table file is reported once, when a probe
+                // first reads it (it is then left alone).
+                if let Some(tb) = searcher.tablebase() {
+                    for problem in tb.take_errors() {
+                        listener.message(&format!("{problem}; probing without it"));
+                    }
                 }
                 let mut outcome = match result {
                     Some(r) => decide.outcome(&pos, r, &collector),

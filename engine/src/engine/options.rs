@@ -1,9 +1,11 @@
 //! The engine's settings: their ranges, the four-step levels and the
 //! choices a GUI's dialog offers.
 
+use super::egtb::EgtbFiles;
 use super::eval_files::{EvalNetwork, EvalWeights};
 use super::strength::{Skill, FULL_SKILL};
 use shuai_board::rules::RuleBook;
+use shuai_egtb::Tablebase;
 use shuai_eval::nnue::Network;
 use shuai_search::{Params, Searcher};
 use std::sync::Arc;
@@ -210,6 +212,10 @@ pub struct EngineOptions {
     /// The search's constants (changeable only in a `tune` build, where
     /// each is an option of its own name).
     pub params: Params,
+    /// The endgame tables of `EGTB Path` (UCCI `egtbpaths`).
+    pub egtb: EgtbFiles,
+    /// Probe them (`Use EGTB`, UCCI `useegtb`).
+    pub use_egtb: bool,
 }
 
 impl EngineOptions {
@@ -217,6 +223,16 @@ impl EngineOptions {
     /// off.
     pub fn active_network(&self) -> Option<Arc<Network>> {
         self.use_nnue.then(|| Arc::clone(&self.network.network))
+    }
+
+    /// The endgame tables the search probes: `None` when `use_egtb` is
+    /// off or no directory with tables is set.
+    pub fn active_tablebase(&self) -> Option<Arc<Tablebase>> {
+        self.egtb
+            .tablebase
+            .as_ref()
+            .filter(|tb| self.use_egtb && !tb.is_empty())
+            .cloned()
     }
 
     /// The weakened level these options ask for, if any: the Elo when
@@ -238,6 +254,7 @@ impl EngineOptions {
         s.set_params(self.params.clone());
         s.set_weights(Arc::clone(&self.weights.weights));
         s.set_network(self.active_network());
+        s.set_tablebase(self.active_tablebase());
         s
     }
 }
@@ -274,6 +291,8 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: Skill::elo_range().1,
             params: Params::default(),
+            egtb: EgtbFiles::default(),
+            use_egtb: true,
         }
     }
 }

@@ -119,6 +119,7 @@ mod tests {
             nps: 0,
             time: std::time::Duration::ZERO,
             hashfull: 0,
+            tbhits: None,
             pv: Vec::new(),
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::engine::{book_name, BookPick, Outcome, ProbeResult};
 use shuai_board::{Move, Position, Square};
-use shuai_search::score::{is_rule_score, MATE, MATE_BOUND, RULE_WIN};
+use shuai_search::score::{is_rule_score, is_tb_rule_score, MATE, MATE_BOUND, RULE_WIN, TB_WIN};
 use shuai_search::{Bound, DisplayScore, Event, Info};
 
 /// Which protocol the GUI chose with its handshake word.
@@ -70,6 +70,10 @@ pub fn ucci_score(score: i32) -> i32 {
         sign * (UCCI_MATE - (MATE - abs))
     } else if is_rule_score(score) {
         sign * (UCCI_RULE_WIN - (RULE_WIN - abs).max(0)).max(UCCI_MAX_EVAL + 1)
+    } else if is_tb_rule_score(score) {
+        // An endgame table's win by the perpetual-check rule: forced, so
+        // beyond 9800 like the search's own rule verdicts.
+        sign * (UCCI_RULE_WIN - (TB_WIN - abs)).max(UCCI_MAX_EVAL + 1)
     } else {
         score.clamp(-UCCI_MAX_EVAL, UCCI_MAX_EVAL)
     }
@@ -177,12 +181,13 @@ impl Format {
             line.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
         }
         line.push_str(&format!(
-            " nodes {} nps {} hashfull {} time {}",
-            info.nodes,
-            info.nps,
-            info.hashfull,
-            info.time.as_millis()
+            " nodes {} nps {} hashfull {}",
+            info.nodes, info.nps, info.hashfull
         ));
+        if let Some(hits) = info.tbhits {
+            line.push_str(&format!(" tbhits {hits}"));
+        }
+        line.push_str(&format!(" time {}", info.time.as_millis()));
         if !info.pv.is_empty() {
             line.push_str(" pv ");
             line.push_str(&self.moves(&info.pv));
@@ -330,7 +335,7 @@ mod tests {
         assert_eq!(UCI.score(-MATE + 2), "score mate -1");
         assert_eq!(ucci_score(RULE_WIN - 4), 9896);
         assert_eq!(ucci_score(-(RULE_WIN - 4)), -9896);
-        assert_eq!(ucci_score(20_000), UCCI_MAX_EVAL);
+        assert_eq!(ucci_score(15_000), UCCI_MAX_EVAL);
     }
 
     #[test]
@@ -364,6 +369,7 @@ mod tests {
             nps: 100_000,
             time: Duration::from_millis(12),
             hashfull: 3,
+            tbhits: None,
             pv: vec![Position::startpos().parse_move("h2e2").unwrap()],
         }
     }
@@ -393,6 +399,22 @@ mod tests {
         assert!(UCI
             .iteration(&info(1, MATE - 3, None), Some(16))
             .contains("score mate 2 wdl 1000 0 0 "));
+        // With endgame tables, their hits after the table fill (UCI's
+        // order), in both protocols.
+        let with_tables = Info {
+            tbhits: Some(7),
+            ..info(1, 20, None)
+        };
+        assert_eq!(
+            UCI.iteration(&with_tables, None),
+            "info depth 5 seldepth 8 multipv 1 score cp 20 nodes 1234 nps 100000 hashfull 3 tbhits 7 time 12 pv h2e2"
+        );
+        assert!(UCCI
+            .iteration(&with_tables, None)
+            .contains(" hashfull 3 tbhits 7 time 12 "));
+        // A table win by the perpetual-check rule is forced: beyond 9800.
+        assert_eq!(ucci_score(TB_WIN - 3), UCCI_RULE_WIN - 3);
+        assert_eq!(ucci_score(-(TB_WIN - 3)), -(UCCI_RULE_WIN - 3));
     }
 
     #[test]

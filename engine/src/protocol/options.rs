@@ -13,9 +13,9 @@
 
 use super::format::Dialect;
 use crate::engine::{
-    max_hash_mb, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Skill, Style,
-    DEFAULT_HASH_MB, FULL_SKILL, MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
-    MAX_THREADS, NATURAL_LIMIT_RANGE,
+    max_hash_mb, EgtbFiles, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Skill,
+    Style, DEFAULT_HASH_MB, FULL_SKILL, MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 use shuai_board::rules::RuleBook;
 use std::fmt::Display;
@@ -117,6 +117,10 @@ pub enum Key {
     LimitStrength,
     /// `UCI_Elo` (UCCI `elo`).
     Elo,
+    /// Endgame table directories (`EGTB Path`, UCCI `egtbpaths`).
+    EgtbPath,
+    /// Probe the endgame tables (`Use EGTB`, UCCI `useegtb`).
+    UseEgtb,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -256,7 +260,7 @@ static OPTIONS: &[Row] = &[
     Row {
         key: Key::NewGame,
         uci: at(3, "Clear Hash"),
-        ucci: at(29, "newgame"),
+        ucci: at(31, "newgame"),
         aliases: &[],
         kind: Kind::Button {
             press: |t| t.out.new_game = true,
@@ -552,6 +556,40 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
+        key: Key::EgtbPath,
+        uci: at(26, "EGTB Path"),
+        ucci: at(30, "egtbpaths"),
+        aliases: &[],
+        // The directories are listed now, so a wrong path is said at once
+        // (once: the last good tables stay); the files are read when a
+        // search first needs them.
+        kind: Kind::Text {
+            default: |o, _| o.egtb.paths.clone(),
+            set: |t, text| match EgtbFiles::open(text) {
+                Ok(files) => {
+                    if files.tablebase.is_some() {
+                        t.say(files.summary());
+                    }
+                    t.engine.egtb = files;
+                }
+                Err(e) => {
+                    let current = t.engine.egtb.summary();
+                    t.say(format!("{e}; keeping {current}"))
+                }
+            },
+        },
+    },
+    Row {
+        key: Key::UseEgtb,
+        uci: at(27, "Use EGTB"),
+        ucci: at(29, "useegtb"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.use_egtb,
+            set: |t, b| t.engine.use_egtb = b,
+        },
+    },
+    Row {
         key: Key::UseMillisec,
         uci: None,
         ucci: at(1, "usemillisec"),
@@ -625,8 +663,6 @@ static OPTIONS: &[Row] = &[
         ucci: None,
         aliases: &[
             // ElephantEye / UCCI 1.x–3.0
-            "useegtb",
-            "egtbpaths",
             "evalapi",
             "repetition",
             "drawmoves",
@@ -1088,6 +1124,8 @@ mod tests {
         "option name UCI_Elo type spin default 3031 min 808 max 3031",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_Variant type combo default xiangqi var xiangqi",
+        "option name EGTB Path type string default <empty>",
+        "option name Use EGTB type check default true",
     ];
 
     /// The UCCI handshake's option lines (ElephantEye's order).
@@ -1120,6 +1158,8 @@ mod tests {
         "option skill type spin min 0 max 20 default 20",
         "option limitstrength type check default false",
         "option elo type spin min 808 max 3031 default 3031",
+        "option useegtb type check default true",
+        "option egtbpaths type string default <empty>",
         "option newgame type button",
     ];
 

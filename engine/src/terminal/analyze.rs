@@ -69,6 +69,9 @@ pub struct AnalyzeArgs {
     /// Board and move display.
     #[command(flatten)]
     pub style: StyleArgs,
+    /// Endgame tables to probe.
+    #[command(flatten)]
+    pub egtb: super::egtb::EgtbArgs,
 }
 
 /// The column titles above the lines.
@@ -123,6 +126,13 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let tablebase = match args.egtb.open() {
+        Ok(tb) => tb,
+        Err(msg) => {
+            eprintln!("shuai analyze: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let style = args.style.style();
     let interactive = std::io::stdin().is_terminal();
     emit(&board::render(&pos, style, pos.last_move()));
@@ -134,6 +144,12 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     if let Some(verdict) = super::game_over(&pos, args.rules) {
         say!("Game over: {}. {verdict}", verdict.reason);
         return ExitCode::SUCCESS;
+    }
+    if let Some(line) = tablebase
+        .as_deref()
+        .and_then(|tb| super::egtb::analyze_line(&pos, tb))
+    {
+        say!("{line}");
     }
 
     let mut limits = Limits {
@@ -205,6 +221,7 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
     searcher.set_rule_book(args.rules);
+    searcher.set_tablebase(tablebase.clone());
     let columns = super::terminal_columns();
     // The last completed best line: what the summary shows when it starts
     // with the search's move (an interrupted depth may leave a shorter line
@@ -262,5 +279,10 @@ pub fn run(args: &AnalyzeArgs) -> ExitCode {
         score::count_text(result.nodes),
     );
     say!("Main line {}", notation::line_text(&pos, &pv, style));
+    if let Some(tb) = &tablebase {
+        for problem in tb.take_errors() {
+            eprintln!("shuai analyze: {problem}");
+        }
+    }
     ExitCode::SUCCESS
 }

@@ -9,6 +9,7 @@
 pub mod analyze;
 pub mod board;
 pub mod book;
+pub mod egtb;
 pub mod interrupt;
 pub mod live;
 pub mod notation;

@@ -85,6 +85,9 @@ pub struct PlayArgs {
     /// Board and move display.
     #[command(flatten)]
     pub style: StyleArgs,
+    /// Endgame tables the engine probes.
+    #[command(flatten)]
+    pub egtb: super::egtb::EgtbArgs,
 }
 
 /// The commands understood at the prompt.
@@ -313,6 +316,13 @@ pub fn run(args: &PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let tablebase = match args.egtb.open() {
+        Ok(tb) => tb,
+        Err(msg) => {
+            eprintln!("shuai play: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     super::interrupt::install();
     let human = match args.side {
         Side::Red => Color::Red,
@@ -321,6 +331,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
     searcher.set_rule_book(args.rules);
+    searcher.set_tablebase(tablebase);
     let limits = Limits {
         movetime: Some(Duration::from_millis(args.movetime)),
         depth: args.depth,

@@ -12,7 +12,7 @@ mod root;
 use crate::history::{History, PieceTo};
 use crate::params::Params;
 use crate::score::*;
-use crate::tt::Hit;
+use crate::tt::{Bound, Hit};
 use crate::vote::ThreadBest;
 use crate::Shared;
 use shuai_board::{Move, PieceKind, Position};
@@ -83,6 +83,11 @@ pub(crate) fn reductions(params: &Params) -> Vec<[u8; 64]> {
         })
         .collect()
 }
+
+/// Plies added to the depth a table value is stored with: it is exact at
+/// any depth, but an entry as deep as the deepest search would crowd out
+/// the table's searched entries.
+const TB_DEPTH_BONUS: i32 = 6;
 
 /// Best-move changes counted at most (see [`Worker::instability`]).
 const MAX_BEST_MOVE_CHANGES: f64 = 3.0;
@@ -227,6 +232,39 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// The endgame tables' score of the node at `ply` (searched to `depth`)
+    /// when the move that led here was a capture into an ending they
+    /// cover, stored in the table as exact (deeper than searched, like a
+    /// proof). `None` without tables, in a singular-extension search (its
+    /// node was probed already) or when the ending is not covered.
+    #[inline]
+    fn probe_tablebase(&mut self, ply: usize, depth: i32, singular_search: bool) -> Option<i32> {
+        let tb = self.shared.tablebase?;
+        if singular_search
+            || self.pos.last_captured().is_none()
+            || self.pos.occupied().count() as usize > self.shared.tb_pieces
+        {
+            return None;
+        }
+        let value = tb.probe(&self.pos)?;
+        self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+        let plies_left = self
+            .shared
+            .natural_limit
+            .saturating_sub(u32::from(self.pos.halfmove_clock()));
+        let score = crate::tablebase::score(value, ply, plies_left);
+        self.shared.tt.store(
+            self.pos.key(),
+            ply,
+            None,
+            score,
+            0,
+            (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+            Bound::Exact,
+        );
+        Some(score)
+    }
+
     /// Brings the accumulators of the path up to `ply` up to date, from
     /// the nearest ply whose accumulators are computed (the root's always
     /// are).
@@ -355,7 +393,6 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tt::Bound;
     use crate::{Control, Limits, TimeManager, TranspositionTable};
     use shuai_board::rules::RuleBook;
     use std::sync::atomic::AtomicU64;
@@ -385,6 +422,10 @@ mod tests {
             full_refresh: false,
             lmr: &lmr,
             params: &params,
+            tablebase: None,
+            tb_pieces: 0,
+            tb_hits: AtomicU64::new(0),
+            root_score: None,
         };
         let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
         let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();

@@ -83,6 +83,15 @@ impl Worker<'_> {
             }
         }
 
+        // Step 4b. The endgame tables: a capture into an ending with a
+        // table ends the search here with the table's value (after the
+        // repetition verdicts of step 2, which the tables cannot know).
+        // Only after a capture: a node of the root's material was either
+        // answered at the root or is searched among the drawing moves.
+        if let Some(score) = self.probe_tablebase(ply, depth, singular_search) {
+            return score;
+        }
+
         // Step 5. Static evaluation (the table's when it has one), moved
         // by what the correction history learned.
         let raw_eval = if in_check {
