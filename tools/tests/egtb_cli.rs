@@ -1,8 +1,11 @@
-//! `shuai-tools egtb gen` and `egtb verify` on small endings: the files,
-//! the summary, resuming, and a damaged file generated again.
+//! `shuai-tools egtb gen`, `egtb verify` and `egtb sample` on small
+//! endings: the files, the summary, resuming, a damaged file generated
+//! again, and positions drawn by value.
 
 mod common;
 use common::tools_ok as tools;
+use shuai_board::Position;
+use shuai_egtb::{Tablebase, Value};
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -59,5 +62,72 @@ fn gen_resumes_and_verify_passes() {
         "{text}"
     );
     assert!(text.contains("KPKA: 13521 positions checked"), "{text}");
+    sample_draws_positions_of_the_wanted_value(&d);
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `egtb sample` on the KPK and KPKA files `dir` holds: every position
+/// printed has the wanted value by the tables, one seed gives one list,
+/// and a value an ending does not have is an error, not an endless loop.
+fn sample_draws_positions_of_the_wanted_value(dir: &std::path::Path) {
+    let ds = dir.to_str().unwrap();
+    let draw = |args: &[&str]| {
+        let mut all = vec!["egtb", "sample", "KPK,KPKA", "--dir", ds];
+        all.extend_from_slice(args);
+        let out = tools(&all);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tb = Tablebase::open(dir);
+    let wins = draw(&[
+        "--count",
+        "20",
+        "--value",
+        "win",
+        "--min-plies",
+        "9",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(wins.lines().count(), 20, "{wins}");
+    for fen in wins.lines() {
+        let pos = Position::from_fen(fen).unwrap();
+        let v = tb.probe(&pos).unwrap();
+        assert!(matches!(v, Value::Win(n) if n >= 9), "{fen}: {v:?}");
+    }
+    assert_eq!(
+        wins,
+        draw(&[
+            "--count",
+            "20",
+            "--value",
+            "win",
+            "--min-plies",
+            "9",
+            "--seed",
+            "7"
+        ])
+    );
+    let draws = draw(&["--count", "10", "--value", "draw", "--seed", "8"]);
+    for fen in draws.lines() {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(tb.probe(&pos), Some(Value::Draw), "{fen}");
+    }
+    // KPK's longest mate is 20 plies.
+    let none = common::tools(&[
+        "egtb",
+        "sample",
+        "KPK",
+        "--dir",
+        ds,
+        "--value",
+        "win",
+        "--min-plies",
+        "21",
+    ]);
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(
+        err.contains("only 0 of 100 positions found (an ending gave none"),
+        "{err}"
+    );
 }

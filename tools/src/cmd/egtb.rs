@@ -1,9 +1,10 @@
-//! `shuai-tools egtb`: generate endgame tables (`gen`) and check the
-//! written files against themselves (`verify`), with the `shuai-egtb`
-//! crate.
+//! `shuai-tools egtb`: generate endgame tables (`gen`), check the
+//! written files against themselves (`verify`) and draw positions of a
+//! given value from them (`sample`), with the `shuai-egtb` crate.
 
-use clap::Subcommand;
-use shuai_egtb::{file, stage1, verify, GenProgress, Material, Table, TableSet};
+use clap::{Subcommand, ValueEnum};
+use shuai_board::Rng;
+use shuai_egtb::{file, stage1, verify, GenProgress, Material, Table, TableSet, Value, Wdl};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 pub const ABOUT: &str = "Endgame tablebases: `gen` writes one compressed file per ending \
 (ENDING.egtb) with the value of every position (win/draw/loss, distance to mate, results by \
 the perpetual-check rule); `verify` re-reads the files and checks each position against its \
-children. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
+children; `sample` prints random positions of a given value. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
 is stage 1: one rook, horse, cannon or pawn against any advisors and elephants.";
 
 /// The `egtb` subcommands.
@@ -45,6 +46,53 @@ pub enum Command {
         #[arg(long, default_value_t = 100_000)]
         sample: usize,
     },
+    /// Print random positions of the given value from tables, one FEN per line: test
+    /// positions, or openings for a match (`shuai-tools match --openings FILE`).
+    Sample {
+        /// An ending, or a comma-separated list (positions are drawn from each in turn).
+        ending: String,
+        /// Where the files are.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// How many positions.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// The value for the side to move.
+        #[arg(long, value_enum, default_value_t = Wanted::Any)]
+        value: Wanted,
+        /// Only wins and losses with a mate at least this many plies away (draws and results
+        /// by the perpetual-check rule are left out when this is over 0).
+        #[arg(long, default_value_t = 0)]
+        min_plies: u16,
+        /// Seed of the draw: the same seed and tables give the same positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// The values `egtb sample` looks for, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Wanted {
+    /// Wins, by mate or by the perpetual-check rule.
+    Win,
+    /// Draws.
+    Draw,
+    /// Losses, by mate or by the perpetual-check rule.
+    Loss,
+    /// Any legal position.
+    Any,
+}
+
+impl Wanted {
+    fn accepts(self, value: Value, min_plies: u16) -> bool {
+        let kind = match self {
+            Wanted::Any => true,
+            Wanted::Win => value.wdl() == Wdl::Win,
+            Wanted::Draw => value.wdl() == Wdl::Draw,
+            Wanted::Loss => value.wdl() == Wdl::Loss,
+        };
+        kind && (min_plies == 0 || value.mate_plies().is_some_and(|n| n >= min_plies))
+    }
 }
 
 /// Runs a subcommand.
@@ -64,7 +112,76 @@ pub fn run(c: Command) -> Result<(), String> {
             dir,
             sample,
         } => verify_files(&endings(&ending)?, &dir, sample),
+        Command::Sample {
+            ending,
+            dir,
+            count,
+            value,
+            min_plies,
+            seed,
+        } => sample(&endings(&ending)?, &dir, count, value, min_plies, seed),
     }
+}
+
+/// Random draws per wanted position before an ending is given up on: a
+/// value rarer than one in this many positions is reported, not searched
+/// for forever.
+const SAMPLE_TRIES: usize = 100_000;
+
+/// `egtb sample`: `count` positions of the wanted value, taken from the
+/// endings in turn, printed as FENs; a summary on stderr.
+fn sample(
+    targets: &[Material],
+    dir: &Path,
+    count: usize,
+    wanted: Wanted,
+    min_plies: u16,
+    seed: u64,
+) -> Result<(), String> {
+    let tables: Vec<Table> = targets
+        .iter()
+        .map(|&m| file::load(dir, m).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let mut rng = Rng::new(seed);
+    let mut found = vec![0usize; tables.len()];
+    let mut exhausted = vec![false; tables.len()];
+    let mut out = std::io::stdout().lock();
+    let mut printed = 0;
+    let mut turn = 0;
+    while printed < count && exhausted.iter().any(|e| !e) {
+        let k = turn % tables.len();
+        turn += 1;
+        if exhausted[k] {
+            continue;
+        }
+        let table = &tables[k];
+        let hit = (0..SAMPLE_TRIES).find_map(|_| {
+            let index = rng.index(table.len());
+            let value = table.value_at(index)?;
+            if !wanted.accepts(value, min_plies) {
+                return None;
+            }
+            table.layout().position(index)
+        });
+        match hit {
+            Some(pos) => {
+                writeln!(out, "{}", pos.to_fen()).map_err(|e| e.to_string())?;
+                found[k] += 1;
+                printed += 1;
+            }
+            None => exhausted[k] = true,
+        }
+    }
+    for (table, n) in tables.iter().zip(&found) {
+        eprintln!("{}: {n} positions", table.material());
+    }
+    if printed < count {
+        return Err(format!(
+            "only {printed} of {count} positions found (an ending gave none of the \
+             wanted value in {SAMPLE_TRIES} random draws)"
+        ));
+    }
+    Ok(())
 }
 
 fn set_threads(threads: usize) -> Result<(), String> {
