@@ -78,35 +78,16 @@ fn sample_draws_positions_of_the_wanted_value(dir: &std::path::Path) {
         String::from_utf8(out.stdout).unwrap()
     };
     let tb = Tablebase::open(dir);
-    let wins = draw(&[
-        "--count",
-        "20",
-        "--value",
-        "win",
-        "--min-plies",
-        "9",
-        "--seed",
-        "7",
-    ]);
+    let wins_args = "--count 20 --value win --min-plies 9 --seed 7";
+    let wins_args: Vec<&str> = wins_args.split(' ').collect();
+    let wins = draw(&wins_args);
     assert_eq!(wins.lines().count(), 20, "{wins}");
     for fen in wins.lines() {
         let pos = Position::from_fen(fen).unwrap();
         let v = tb.probe(&pos).unwrap();
         assert!(matches!(v, Value::Win(n) if n >= 9), "{fen}: {v:?}");
     }
-    assert_eq!(
-        wins,
-        draw(&[
-            "--count",
-            "20",
-            "--value",
-            "win",
-            "--min-plies",
-            "9",
-            "--seed",
-            "7"
-        ])
-    );
+    assert_eq!(wins, draw(&wins_args));
     let draws = draw(&["--count", "10", "--value", "draw", "--seed", "8"]);
     for fen in draws.lines() {
         let pos = Position::from_fen(fen).unwrap();
