@@ -2,7 +2,8 @@
 //! what the root does when its position is in a table.
 //!
 //! Inside the tree a node reached by a capture into an ending with a table
-//! is scored from the table and not searched further (`worker/node.rs`).
+//! is scored from the table and not searched further (`worker/node.rs`,
+//! and `worker/quiescence.rs` for the captures quiescence tries).
 //! At the root, a won or lost position is answered from the table alone
 //! (the move that keeps the result with the best distance), and a drawn
 //! one is searched among the moves that keep the draw.

@@ -1,6 +1,7 @@
 //! The search with endgame tables: a root in a table plays the table's
 //! move with its score, a drawn root keeps the draw, a capture into a
-//! covered ending is scored from the table (and counted in `tbhits`), and
+//! covered ending is scored from the table (and counted in `tbhits`), in
+//! the main search and in quiescence, and
 //! the search without tables never contradicts a table's win or loss.
 //!
 //! The tables are generated here, into a temporary directory (the real
@@ -173,6 +174,25 @@ fn a_capture_into_a_covered_ending_is_scored_from_the_table() {
     // Without tables: no `tbhits` at all, and no such proof at depth 4.
     let (plain, infos) = search(&pos, Limits::depth(4), false);
     assert!(infos.iter().all(|i| i.tbhits.is_none()));
+    assert!(plain.score < MATE_BOUND);
+}
+
+#[test]
+fn quiescence_scores_a_capture_into_a_covered_ending_from_the_table() {
+    // The same capture one ply from the root: at depth 1 the position
+    // after it is a quiescence node, which probes too.
+    let pos = Position::from_fen("4ka3/9/3a5/9/9/9/9/9/9/3R1K3 w").unwrap();
+    let (set, _) = tables();
+    let capture = pos.parse_move("d0d7").unwrap();
+    let Some(Value::Loss(n)) = child_value(set, &pos, capture) else {
+        panic!("the capture wins");
+    };
+    let (r, infos) = search(&pos, Limits::depth(1), true);
+    assert_eq!(infos.len(), 1);
+    assert!(infos[0].tbhits.is_some_and(|h| h > 0), "{:?}", infos[0]);
+    assert_eq!(r.best_move, Some(capture));
+    assert_eq!(r.score, mate_in(1 + n as usize));
+    let (plain, _) = search(&pos, Limits::depth(1), false);
     assert!(plain.score < MATE_BOUND);
 }
 

@@ -232,10 +232,10 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// The endgame tables' score of the node at `ply` (searched to `depth`)
-    /// when the move that led here was a capture into an ending they
-    /// cover, stored in the table as exact (deeper than searched, like a
-    /// proof). `None` without tables, in a singular-extension search (its
+    /// The endgame tables' score of the node at `ply` (searched to `depth`,
+    /// 0 in quiescence) when the move that led here was a capture into an
+    /// ending they cover, stored in the table as exact (deeper than
+    /// searched, like a proof). `None` without tables, in a singular-extension search (its
     /// node was probed already) or when the ending is not covered.
     #[inline]
     fn probe_tablebase(&mut self, ply: usize, depth: i32, singular_search: bool) -> Option<i32> {

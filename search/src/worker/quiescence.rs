@@ -33,6 +33,12 @@ impl Worker<'_> {
                 return h.score;
             }
         }
+        // A capture into an ending with a table: its value, as in the
+        // main search (most captures into an ending happen down here,
+        // where an evaluation would guess what the table knows).
+        if let Some(score) = self.probe_tablebase(ply, 0, false) {
+            return score;
+        }
         let mut best;
         let eval;
         let raw_eval;
