@@ -59,16 +59,17 @@ pub struct History {
 }
 
 /// Scores the quiet moves of one node: the butterfly table of the side to
-/// move and the continuation rows of the two previous moves, looked up once
+/// move and the continuation rows of the previous moves (one, two and four
+/// plies back), looked up once
 /// per node rather than once per move (per-move lookups, with a branch for
 /// each missing previous move, cost 3.7% of the search's instructions).
 pub struct QuietScorer<'a> {
     butterfly: &'a [i16],
-    continuation: [&'a [i16]; 2],
+    continuation: [&'a [i16]; 3],
 }
 
 impl QuietScorer<'_> {
-    /// The history score of `m`, made by `piece`: butterfly plus the two
+    /// The history score of `m`, made by `piece`: butterfly plus the three
     /// continuation scores (0 for a missing previous move).
     #[inline]
     pub fn score(&self, piece: Piece, m: Move) -> i32 {
@@ -76,6 +77,7 @@ impl QuietScorer<'_> {
         i32::from(self.butterfly[m.from().index() * SQUARES + m.to().index()])
             + i32::from(self.continuation[0][now])
             + i32::from(self.continuation[1][now])
+            + i32::from(self.continuation[2][now])
     }
 }
 
@@ -114,9 +116,9 @@ impl History {
     }
 
     /// The scorer of `side`'s quiet moves after `prevs` (the previous move,
-    /// then the one before it).
+    /// the one before it, and the side's own move four plies back).
     #[inline]
-    pub fn quiet_scorer(&self, side: Color, prevs: [Option<PieceTo>; 2]) -> QuietScorer<'_> {
+    pub fn quiet_scorer(&self, side: Color, prevs: [Option<PieceTo>; 3]) -> QuietScorer<'_> {
         let row = |prev: Option<PieceTo>| {
             let start = prev.map_or(PIECE_TO * PIECE_TO, |p| p.index() * PIECE_TO);
             &self.continuation[start..start + PIECE_TO]
@@ -124,7 +126,7 @@ impl History {
         let start = side.index() * SQUARES * SQUARES;
         QuietScorer {
             butterfly: &self.butterfly[start..start + SQUARES * SQUARES],
-            continuation: [row(prevs[0]), row(prevs[1])],
+            continuation: [row(prevs[0]), row(prevs[1]), row(prevs[2])],
         }
     }
 
@@ -205,12 +207,15 @@ mod tests {
         let (bf, cont) = (h.butterfly(Color::Red, m), h.continuation(prev, now));
         assert!(bf > 0 && cont > 0);
         let score = |prevs| h.quiet_scorer(Color::Red, prevs).score(horse, m);
-        assert_eq!(score([Some(prev), None]), bf + cont);
-        assert_eq!(score([None, Some(prev)]), bf + cont);
-        assert_eq!(score([Some(prev), Some(prev)]), bf + 2 * cont);
-        assert_eq!(score([None, None]), bf);
+        assert_eq!(score([Some(prev), None, None]), bf + cont);
+        assert_eq!(score([None, Some(prev), None]), bf + cont);
+        assert_eq!(score([None, None, Some(prev)]), bf + cont);
+        assert_eq!(score([Some(prev), Some(prev), None]), bf + 2 * cont);
+        assert_eq!(score([Some(prev), Some(prev), Some(prev)]), bf + 3 * cont);
+        assert_eq!(score([None, None, None]), bf);
         assert_eq!(
-            h.quiet_scorer(Color::Black, [None, None]).score(horse, m),
+            h.quiet_scorer(Color::Black, [None, None, None])
+                .score(horse, m),
             0
         );
     }

@@ -335,21 +335,11 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The moves that led to the node at `ply` (the last, then the one
-    /// before), for continuation history.
-    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        [
-            if ply >= 1 {
-                self.frames[ply - 1].played
-            } else {
-                None
-            },
-            if ply >= 2 {
-                self.frames[ply - 2].played
-            } else {
-                None
-            },
-        ]
+    /// The moves that led to the node at `ply` (the last, the one before,
+    /// and the side's own move four plies back), for continuation history.
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 3] {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.frames[p].played);
+        [back(1), back(2), back(4)]
     }
 
     /// The principal variation at `ply`: `m`, then the child's.
