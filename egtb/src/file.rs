@@ -289,4 +289,56 @@ mod tests {
         assert_eq!(decompress(&packed, values.len() + 1), None);
         assert_eq!(decompress(&packed[..packed.len() - 1], values.len()), None);
     }
+
+    /// Where the first read of a table goes (ignored: a timing).
+    /// `EGTB_FILE=/path/KRAEKAE.egtb cargo test --release -p shuai-egtb
+    /// --lib first_read -- --ignored --nocapture` prints milliseconds for
+    /// the whole load, the file read, the run-length decoding and the
+    /// checksum: the best of seven, by the wall clock and by this thread's
+    /// time on a CPU (Linux's schedstat, which leaves out waiting for the
+    /// CPU on a busy machine but is updated only every few milliseconds).
+    #[test]
+    #[ignore]
+    fn first_read_cost() {
+        use std::time::Instant;
+        let Some(path) = std::env::var_os("EGTB_FILE") else {
+            eprintln!("EGTB_FILE not set; nothing timed");
+            return;
+        };
+        let path = std::path::PathBuf::from(path);
+        let cpu = || {
+            std::fs::read_to_string("/proc/thread-self/schedstat")
+                .ok()
+                .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        // The best (wall, CPU) milliseconds of seven runs of `f`.
+        let best = |f: &mut dyn FnMut()| {
+            let (mut wall, mut on_cpu) = (f64::MAX, f64::MAX);
+            for _ in 0..7 {
+                let (t, c) = (Instant::now(), cpu());
+                f();
+                wall = wall.min(t.elapsed().as_secs_f64() * 1e3);
+                on_cpu = on_cpu.min((cpu() - c) as f64 / 1e6);
+            }
+            format!("{wall:.1}/{on_cpu:.1}")
+        };
+        let bytes = std::fs::read(&path).unwrap();
+        let table = decode(&bytes, None, "timing").unwrap();
+        let entries = table.len();
+        let payload = &bytes[bytes.len() - compress(&table.values).len()..];
+        let material = table.material();
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let whole = best(&mut || drop(std::hint::black_box(load(dir, material).unwrap())));
+        let read = best(&mut || drop(std::hint::black_box(std::fs::read(&path).unwrap())));
+        let unpack = best(&mut || drop(std::hint::black_box(decompress(payload, entries))));
+        let check = best(&mut || {
+            std::hint::black_box(values_crc(&table.values));
+        });
+        eprintln!(
+            "{material}: {entries} entries, {} bytes; ms wall/CPU: load {whole} = read {read} \
+             + run-length decoding {unpack} + checksum {check}",
+            bytes.len()
+        );
+    }
 }
