@@ -42,7 +42,12 @@ fn cpu_ns(start: Instant) -> u64 {
 /// Probes every position `rounds` times on each of `threads` threads
 /// (sharing one tablebase); CPU nanoseconds per probe (the mean over the
 /// threads), and how many probes found a value.
-fn time_probes(tb: &Tablebase, positions: &[Position], rounds: usize, threads: usize) -> (f64, u64) {
+fn time_probes(
+    tb: &Tablebase,
+    positions: &[Position],
+    rounds: usize,
+    threads: usize,
+) -> (f64, u64) {
     let start = Instant::now();
     let per_thread: Vec<(u64, u64)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
