@@ -241,3 +241,50 @@ fn analyze_shows_the_tablebase_line() {
     );
     assert!(out.contains("Best move a0a8"), "{out}");
 }
+
+/// `EGTB Cache` (UCCI `egtbcache`): a budget in MiB is taken without a
+/// word, a bad value gets one line and the last good value stays, and the
+/// tables are probed as before under the smallest budget.
+#[test]
+fn the_table_cache_option_takes_megabytes() {
+    let (_, dir) = tables();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send(&format!("setoption name EGTB Path value {dir}"));
+    assert_eq!(e.sync().len(), 1);
+    e.send("setoption name EGTB Cache value 1");
+    assert!(e.sync().is_empty());
+    e.send("setoption name EGTB Cache value lots");
+    assert_eq!(
+        e.sync(),
+        ["info string setoption EGTB Cache: needs a whole number, got 'lots'; value unchanged"]
+    );
+    e.send("setoption name EGTB Cache value 100000");
+    assert_eq!(
+        e.sync(),
+        ["info string setoption EGTB Cache: 100000 is outside 1..65536; using 65536"]
+    );
+    e.send("setoption name EGTB Cache value 1");
+    let (_, line) = table_line(WON);
+    e.send(&format!("position fen {WON}"));
+    e.send("go depth 12");
+    let lines = e.search_result();
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("bestmove {} ponder {}", line[0], line[1])
+    );
+    assert!(e.sync().is_empty());
+
+    // UCCI: the same option under its one-word name.
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("setoption egtbcache 1");
+    assert!(e.sync().is_empty());
+    e.send("setoption egtbcache -");
+    assert_eq!(
+        e.sync(),
+        ["info message setoption egtbcache: needs a whole number, got '-'; value unchanged"]
+    );
+}

@@ -59,6 +59,7 @@ fn handshake_announces_options_in_ucci_syntax() {
         "option elo type spin min 808 max 3031 default 3031",
         "option useegtb type check default true",
         "option egtbpaths type string default <empty>",
+        "option egtbcache type spin min 1 max 65536 default 256",
         "option newgame type button",
     ] {
         assert!(lines.contains(&want.to_string()), "missing {want}");

@@ -58,7 +58,8 @@ fn handshake_lists_uci_options() {
             "UCI_ShowWDL",
             "UCI_Variant",
             "EGTB Path",
-            "Use EGTB"
+            "Use EGTB",
+            "EGTB Cache"
         ]
     );
     assert!(

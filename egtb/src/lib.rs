@@ -119,7 +119,9 @@ pub mod verify;
 
 pub use gen::{generate, GenError, GenProgress};
 pub use material::{stage1, Material, MaterialError};
-pub use probe::{best_move_among, best_move_with, line_with, Tablebase};
+pub use probe::{
+    best_move_among, best_move_with, line_with, CacheStats, Tablebase, DEFAULT_CACHE_MB,
+};
 pub use table::{Census, Table, TableSet};
 pub use value::{Value, Wdl};
 

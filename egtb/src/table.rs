@@ -34,6 +34,12 @@ impl Table {
         self.values.is_empty()
     }
 
+    /// Memory the table's values take, bytes (2 per index): what a
+    /// [`Tablebase`](crate::Tablebase)'s memory budget counts.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.values.as_slice())
+    }
+
     /// The value stored at `index` (`None`: not a position).
     pub fn value_at(&self, index: usize) -> Option<Value> {
         self.values.get(index).and_then(|&c| code::decode(c))

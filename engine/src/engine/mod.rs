@@ -44,9 +44,9 @@ pub use eval_files::{EvalNetwork, EvalWeights};
 pub use go::{build_limits, GoParams, DEFAULT_GO_NODES};
 pub use memory::max_hash_mb;
 pub use options::{
-    EngineOptions, Level, Randomness, Style, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS,
-    MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS,
-    NATURAL_LIMIT_RANGE,
+    EngineOptions, Level, Randomness, Style, DEFAULT_EGTB_CACHE_MB, DEFAULT_HASH_MB,
+    DEFAULT_MOVE_OVERHEAD_MS, EGTB_CACHE_RANGE, MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS,
+    MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 pub use policy::{ACCEPT_DRAW_SCORE, RESIGN_AFTER, RESIGN_SCORE};
 pub use report::IterationLines;
@@ -267,6 +267,18 @@ impl Engine {
             searcher.set_weights(Arc::clone(&options.weights.weights));
             searcher.set_network(options.active_network());
             searcher.clear();
+        }
+        options.egtb_cache_mb = options
+            .egtb_cache_mb
+            .clamp(EGTB_CACHE_RANGE.0, EGTB_CACHE_RANGE.1);
+        if options.egtb != self.options.egtb || options.egtb_cache_mb != self.options.egtb_cache_mb
+        {
+            // A new directory's tables start with the default budget. A
+            // budget alone does not clear the hash table: the values
+            // probed do not depend on which tables are loaded.
+            if let Some(tb) = &options.egtb.tablebase {
+                tb.set_budget(options.egtb_cache_mb << 20);
+            }
         }
         if options.egtb != self.options.egtb || options.use_egtb != self.options.use_egtb {
             // The table's scores were found with or without the old tables.

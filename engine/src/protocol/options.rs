@@ -14,8 +14,8 @@
 use super::format::Dialect;
 use crate::engine::{
     max_hash_mb, EgtbFiles, EngineOptions, EvalNetwork, EvalWeights, Level, Randomness, Skill,
-    Style, DEFAULT_HASH_MB, FULL_SKILL, MAX_BOOK_DEPTH, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS,
-    MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
+    Style, DEFAULT_HASH_MB, EGTB_CACHE_RANGE, FULL_SKILL, MAX_BOOK_DEPTH, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, NATURAL_LIMIT_RANGE,
 };
 use shuai_board::rules::RuleBook;
 use std::fmt::Display;
@@ -121,6 +121,9 @@ pub enum Key {
     EgtbPath,
     /// Probe the endgame tables (`Use EGTB`, UCCI `useegtb`).
     UseEgtb,
+    /// Memory budget of the loaded endgame tables, MiB (`EGTB Cache`,
+    /// UCCI `egtbcache`).
+    EgtbCache,
     /// A legacy option: accepted, ignored.
     Legacy,
 }
@@ -260,7 +263,7 @@ static OPTIONS: &[Row] = &[
     Row {
         key: Key::NewGame,
         uci: at(3, "Clear Hash"),
-        ucci: at(31, "newgame"),
+        ucci: at(32, "newgame"),
         aliases: &[],
         kind: Kind::Button {
             press: |t| t.out.new_game = true,
@@ -587,6 +590,23 @@ static OPTIONS: &[Row] = &[
         kind: Kind::Check {
             default: |o, _| o.use_egtb,
             set: |t, b| t.engine.use_egtb = b,
+        },
+    },
+    Row {
+        key: Key::EgtbCache,
+        uci: at(28, "EGTB Cache"),
+        // UCCI has no name for it: one lower-case word, as for the other
+        // options of ours (`setoption egtbcache 512`).
+        ucci: at(31, "egtbcache"),
+        aliases: &[],
+        kind: Kind::Spin {
+            min: EGTB_CACHE_RANGE.0 as i64,
+            max: EGTB_CACHE_RANGE.1 as i64,
+            zero_is_auto: false,
+            default: |o, _| o.egtb_cache_mb as i64,
+            // The engine hands the budget to the tables when it takes the
+            // options (`Engine::set_options`), after any search has ended.
+            set: |t, n| t.engine.egtb_cache_mb = n as usize,
         },
     },
     Row {
@@ -1126,6 +1146,7 @@ mod tests {
         "option name UCI_Variant type combo default xiangqi var xiangqi",
         "option name EGTB Path type string default <empty>",
         "option name Use EGTB type check default true",
+        "option name EGTB Cache type spin default 256 min 1 max 65536",
     ];
 
     /// The UCCI handshake's option lines (ElephantEye's order).
@@ -1160,6 +1181,7 @@ mod tests {
         "option elo type spin min 808 max 3031 default 3031",
         "option useegtb type check default true",
         "option egtbpaths type string default <empty>",
+        "option egtbcache type spin min 1 max 65536 default 256",
         "option newgame type button",
     ];
 
@@ -1367,5 +1389,32 @@ mod tests {
         let a = apply("usennue", Some("off"), &mut o, &mut f, Dialect::Ucci);
         assert!(a.messages.is_empty() && !o.use_nnue);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `EGTB Cache` in both syntaxes: a number is taken, one out of range
+    /// is clamped with a message, anything else keeps the last good value.
+    #[test]
+    fn egtb_cache_takes_megabytes_and_a_bad_value_keeps_the_last_good_one() {
+        let mut o = EngineOptions::default();
+        let mut f = FrontSettings::default();
+        assert_eq!(o.egtb_cache_mb, 256);
+        let a = apply("EGTB Cache", Some("1"), &mut o, &mut f, Dialect::Uci);
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(o.egtb_cache_mb, 1);
+        let a = apply("egtbcache", Some("512"), &mut o, &mut f, Dialect::Ucci);
+        assert!(a.messages.is_empty(), "{:?}", a.messages);
+        assert_eq!(o.egtb_cache_mb, 512);
+        let a = apply("EGTB Cache", Some("lots"), &mut o, &mut f, Dialect::Uci);
+        assert_eq!(
+            a.messages,
+            ["setoption EGTB Cache: needs a whole number, got 'lots'; value unchanged"]
+        );
+        assert_eq!(o.egtb_cache_mb, 512);
+        let a = apply("egtbcache", Some("0"), &mut o, &mut f, Dialect::Ucci);
+        assert_eq!(
+            a.messages,
+            ["setoption egtbcache: 0 is outside 1..65536; using 1"]
+        );
+        assert_eq!(o.egtb_cache_mb, 1);
     }
 }
