@@ -1,6 +1,7 @@
 //! `shuai-tools egtb`: generate endgame tables (`gen`), check the
-//! written files against themselves (`verify`) and draw positions of a
-//! given value from them (`sample`), with the `shuai-egtb` crate.
+//! written files against themselves (`verify`), draw positions of a
+//! given value from them (`sample`) and list positions with their values
+//! for comparison with other tables (`dump`), with the `shuai-egtb` crate.
 
 use clap::{Subcommand, ValueEnum};
 use shuai_board::Rng;
@@ -14,7 +15,8 @@ use std::time::{Duration, Instant};
 pub const ABOUT: &str = "Endgame tablebases: `gen` writes one compressed file per ending \
 (ENDING.egtb) with the value of every position (win/draw/loss, distance to mate, results by \
 the perpetual-check rule); `verify` re-reads the files and checks each position against its \
-children; `sample` prints random positions of a given value. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
+children; `sample` prints random positions of a given value; `dump` prints positions with \
+their values (every one, or a random sample) for comparison with other tables. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
 is stage 1: one rook, horse, cannon or pawn against any advisors and elephants.";
 
 /// The `egtb` subcommands.
@@ -65,6 +67,22 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         min_plies: u16,
         /// Seed of the draw: the same seed and tables give the same positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Print positions with their values, one `FEN<TAB>value` line each (value: `draw`,
+    /// `win N`, `loss N` in plies to mate, `win-by-rule N`, `loss-by-rule N`): every legal
+    /// position of the tables in index order, or a random sample of each.
+    Dump {
+        /// An ending, or a comma-separated list (their positions one ending after another).
+        ending: String,
+        /// Where the files are.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// Distinct random positions per ending (0: every position, in index order).
+        #[arg(long, default_value_t = 0)]
+        sample: usize,
+        /// Seed of the sample: the same seed and tables give the same positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -120,7 +138,78 @@ pub fn run(c: Command) -> Result<(), String> {
             min_plies,
             seed,
         } => sample(&endings(&ending)?, &dir, count, value, min_plies, seed),
+        Command::Dump {
+            ending,
+            dir,
+            sample,
+            seed,
+        } => dump(&endings(&ending)?, &dir, sample, seed),
     }
+}
+
+/// The text of a value in `egtb dump`: `draw`, `win N`, `loss N`,
+/// `win-by-rule N`, `loss-by-rule N` (plies).
+fn value_text(value: Value) -> String {
+    match value {
+        Value::Draw => "draw".to_string(),
+        Value::Win(n) => format!("win {n}"),
+        Value::Loss(n) => format!("loss {n}"),
+        Value::WinByRule(n) => format!("win-by-rule {n}"),
+        Value::LossByRule(n) => format!("loss-by-rule {n}"),
+    }
+}
+
+/// The legal positions of `table` with their values: every one in index
+/// order (`sample` 0, or not fewer than the table holds), otherwise
+/// `sample` distinct ones drawn at random (in the order drawn).
+fn dump_positions(table: &Table, sample: usize, rng: &mut Rng) -> Vec<(String, Value)> {
+    let at = |index: usize| {
+        let value = table.value_at(index)?;
+        let pos = table.layout().position(index)?;
+        Some((pos.to_fen(), value))
+    };
+    if sample == 0 || sample >= table.len() / 3 {
+        let mut all: Vec<_> = (0..table.len()).filter_map(at).collect();
+        if sample == 0 || sample >= all.len() {
+            return all;
+        }
+        // The first `sample` of a random permutation.
+        for i in 0..sample {
+            let j = i + rng.index(all.len() - i);
+            all.swap(i, j);
+        }
+        all.truncate(sample);
+        return all;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(sample);
+    // A bound on the draws, in case the legal positions are few.
+    for _ in 0..sample.saturating_mul(100) {
+        if out.len() == sample {
+            break;
+        }
+        let index = rng.index(table.len());
+        if seen.insert(index) {
+            out.extend(at(index));
+        }
+    }
+    out
+}
+
+/// `egtb dump`: positions of each ending with their values, one
+/// `FEN<TAB>value` line each; a count per ending on stderr.
+fn dump(targets: &[Material], dir: &Path, sample: usize, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for &m in targets {
+        let table = file::load(dir, m).map_err(|e| e.to_string())?;
+        let rows = dump_positions(&table, sample, &mut rng);
+        for (fen, value) in &rows {
+            writeln!(out, "{fen}\t{}", value_text(*value)).map_err(|e| e.to_string())?;
+        }
+        eprintln!("{m}: {} positions", rows.len());
+    }
+    out.flush().map_err(|e| e.to_string())
 }
 
 /// Random draws per wanted position before an ending is given up on: a
