@@ -118,7 +118,7 @@ mod value;
 pub mod verify;
 
 pub use gen::{generate, GenError, GenProgress};
-pub use material::{stage1, Material, MaterialError};
+pub use material::{stage1, stage2, Material, MaterialError};
 pub use probe::{
     best_move_among, best_move_with, line_with, CacheStats, Tablebase, DEFAULT_CACHE_MB,
 };

@@ -203,26 +203,54 @@ impl fmt::Debug for Material {
 /// The stage-1 endings: one rook, horse, cannon or pawn for Red, any
 /// advisors and elephants for both sides (324 tables), smallest first.
 pub fn stage1() -> Vec<Material> {
+    let attackers = (0..4).map(|a| {
+        let mut red = [0u8; 6];
+        red[a] = 1;
+        (red, [0u8; 6])
+    });
+    with_defenders(attackers)
+}
+
+/// The stage-2 endings: two attacking pieces in all, either both for one
+/// side (two rooks, rook and pawn, horse and pawn, two pawns, …) or one
+/// for each (rook against horse, cannon against pawn, …), with any
+/// advisors and elephants for both sides (1,476 tables), smallest first.
+/// Most are far larger than stage 1's; `shuai-tools egtb gen stage2
+/// --max-entries N` generates those that fit.
+pub fn stage2() -> Vec<Material> {
+    let mut attackers = Vec::new();
+    for a in 0..4 {
+        for b in a..4 {
+            let mut both = [0u8; 6];
+            both[a] += 1;
+            both[b] += 1;
+            attackers.push((both, [0u8; 6]));
+            let (mut red, mut black) = ([0u8; 6], [0u8; 6]);
+            red[a] = 1;
+            black[b] = 1;
+            attackers.push((red, black));
+        }
+    }
+    with_defenders(attackers)
+}
+
+/// Every canonical ending with the attackers of `attackers` (Red's,
+/// Black's) and any advisors and elephants for both sides, without
+/// repeats, smallest first.
+fn with_defenders(attackers: impl IntoIterator<Item = (Side, Side)>) -> Vec<Material> {
     let mut out = Vec::new();
-    for attacker in 0..4 {
-        for ra in 0..3 {
-            for re in 0..3 {
-                for ba in 0..3 {
-                    for be in 0..3 {
-                        let mut red = [0u8; 6];
-                        red[attacker] = 1;
-                        red[4] = ra;
-                        red[5] = re;
-                        let black = [0, 0, 0, 0, ba, be];
-                        if let Some(m) = Material::new(red, black) {
-                            out.push(m);
-                        }
-                    }
-                }
+    for (red, black) in attackers {
+        for defenders in 0..81u8 {
+            let count = |k: u8| defenders / 3u8.pow(u32::from(k)) % 3;
+            let (mut red, mut black) = (red, black);
+            (red[4], red[5], black[4], black[5]) = (count(0), count(1), count(2), count(3));
+            if let Some(m) = Material::new(red, black) {
+                out.push(m.canonical().0);
             }
         }
     }
     out.sort_by_key(|m| (m.piece_count(), *m));
+    out.dedup();
     out
 }
 
@@ -264,5 +292,27 @@ mod tests {
         // Smallest first: three pieces, then by the counts.
         assert_eq!(s[0].to_string(), "KPK");
         assert_eq!(s[323].to_string(), "KRAAEEKAAEE");
+    }
+
+    #[test]
+    fn stage_two_has_1476_endings() {
+        let s = stage2();
+        assert_eq!(s.len(), 1476);
+        assert!(s.iter().all(Material::is_canonical));
+        let name = |i: usize| s[i].to_string();
+        assert_eq!((name(0), name(1)), ("KPKP".to_string(), "KPPK".to_string()));
+        assert_eq!(name(1475), "KRRAAEEKAAEE");
+        // Two attackers in all, on one side or one each, none in stage 1.
+        let attackers = |side: &Side| side[..4].iter().sum::<u8>();
+        for m in &s {
+            let [red, black] = m.sides;
+            assert_eq!(attackers(&red) + attackers(&black), 2, "{m}");
+        }
+        let one = stage1();
+        assert!(s.iter().all(|m| !one.contains(m)));
+        for name in ["KRKH", "KHPK", "KCPKAA", "KPPKAE", "KRAKCAE", "KHKH"] {
+            let m = Material::parse(name).unwrap().canonical().0;
+            assert!(s.contains(&m), "{name}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use clap::{Subcommand, ValueEnum};
 use shuai_board::Rng;
-use shuai_egtb::{file, stage1, verify, GenProgress, Material, Table, TableSet, Value, Wdl};
+use shuai_egtb::{file, stage1, stage2, verify, GenProgress, Material, Table, TableSet, Value, Wdl};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +25,8 @@ pub enum Command {
     /// Generate tables, smallest first, with every ending they capture into. Endings whose
     /// file is already there and reads back are skipped, so an interrupted run resumes.
     Gen {
-        /// An ending (KRKAA), a comma-separated list, or `all` (stage 1).
+        /// An ending (KRKAA), a comma-separated list, `all` (stage 1: one attacking piece) or
+        /// `stage2` (two attacking pieces, on one side or one each).
         ending: String,
         /// Where the files go.
         #[arg(long, default_value = "egtb")]
@@ -39,7 +40,7 @@ pub enum Command {
     },
     /// Check written tables: every sampled position's value must be the best of its children's.
     Verify {
-        /// An ending, a comma-separated list, or `all` (every stage-1 file present).
+        /// An ending, a comma-separated list, `all` or `stage2` (every file of the stage present).
         ending: String,
         /// Where the files are.
         #[arg(long, default_value = "egtb")]
@@ -280,10 +281,14 @@ fn set_threads(threads: usize) -> Result<(), String> {
         .map_err(|e| format!("cannot start the worker threads: {e}"))
 }
 
-/// The endings named: `all`, or a comma-separated list, canonical.
+/// The endings named: `all` (or `stage1`), `stage2`, or a comma-separated
+/// list, canonical.
 fn endings(text: &str) -> Result<Vec<Material>, String> {
-    if text.eq_ignore_ascii_case("all") {
+    if text.eq_ignore_ascii_case("all") || text.eq_ignore_ascii_case("stage1") {
         return Ok(stage1());
+    }
+    if text.eq_ignore_ascii_case("stage2") {
+        return Ok(stage2());
     }
     text.split(',')
         .map(|name| {
