@@ -157,3 +157,38 @@ fn dump_lists_positions_with_their_values(dir: &std::path::Path) {
     assert_eq!(sample, dump(&["--sample", "100", "--seed", "3"]));
     assert_ne!(sample, dump(&["--sample", "100", "--seed", "4"]));
 }
+
+/// `egtb gen stage2` under `--max-entries`: the stage-2 endings that fit
+/// and only what they capture into, then `verify stage2` over the files.
+#[test]
+fn gen_stage2_makes_what_fits_and_what_it_needs() {
+    let d = dir("stage2");
+    let ds = d.to_str().unwrap();
+    let args = ["egtb", "gen", "stage2", "--out", ds, "--threads", "1"];
+    let out = tools(&[&args[..], &["--max-entries", "200000"]].concat());
+    // Two pawns against the bare king is the only one under 200000
+    // entries (133650); it captures into KPK, which captures into KK.
+    assert_eq!(generated(&out), ["KK", "KPK", "KPPK"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1475 of 1476 endings over --max-entries")
+    );
+    let summary = String::from_utf8_lossy(&out.stdout).to_string();
+    let kppk: Vec<&str> = summary
+        .lines()
+        .find(|l| l.starts_with("KPPK\t"))
+        .unwrap()
+        .split('\t')
+        .collect();
+    // entries, positions, wins, draws, losses, rule wins and losses, longest.
+    assert_eq!(
+        kppk[1..9],
+        ["133650", "77478", "35445", "2025", "40008", "0", "0", "20"]
+    );
+    let v = tools(&["egtb", "verify", "stage2", "--dir", ds, "--sample", "0"]);
+    let text = String::from_utf8_lossy(&v.stdout);
+    assert_eq!(
+        text.trim(),
+        "KPPK: 77478 positions checked, 0 by rule skipped, 0 wrong"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -5,7 +5,9 @@
 
 use clap::{Subcommand, ValueEnum};
 use shuai_board::Rng;
-use shuai_egtb::{file, stage1, stage2, verify, GenProgress, Material, Table, TableSet, Value, Wdl};
+use shuai_egtb::{
+    file, stage1, stage2, verify, GenProgress, Material, Table, TableSet, Value, Wdl,
+};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -355,8 +357,21 @@ impl Line {
 }
 
 fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(), String> {
+    let fits = |m: &Material| {
+        max_entries.is_none_or(|max| shuai_egtb::index::Layout::new(*m).size() <= max)
+    };
+    // Only what the targets that fit capture into: a skipped target's
+    // smaller endings are not made for nothing (stage 2's would be most
+    // of stage 1).
+    let skipped = targets.iter().filter(|t| !fits(t)).count();
+    if skipped > 0 {
+        eprintln!(
+            "{skipped} of {} endings over --max-entries; skipped",
+            targets.len()
+        );
+    }
     let mut order: Vec<Material> = Vec::new();
-    for t in targets {
+    for t in targets.iter().filter(|t| fits(t)) {
         for m in t.closure() {
             if !order.contains(&m) {
                 order.push(m);
@@ -370,11 +385,6 @@ fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(
     };
     println!("ending\tentries\tpositions\twins\tdraws\tlosses\trule_wins\trule_losses\tlongest_plies\tbytes\tseconds");
     for (k, &m) in order.iter().enumerate() {
-        let entries = shuai_egtb::index::Layout::new(m).size();
-        if max_entries.is_some_and(|max| entries > max) {
-            eprintln!("{m}: {entries} entries, over --max-entries; skipped (and what needs it)");
-            continue;
-        }
         if done(m, out) {
             continue;
         }
