@@ -57,15 +57,54 @@ pub(crate) enum Child {
     Other(u16),
 }
 
-/// Calls `f(move, gives_check, child)` for every legal move of `pos`.
+/// Calls `f(child)` for every legal move of `pos`.
 pub(crate) fn for_each_child(
     pos: &mut Position,
     layout: &Layout,
     subs: &TableSet,
-    mut f: impl FnMut(Move, bool, Child),
+    mut f: impl FnMut(Child),
 ) {
+    children::<false>(pos, layout, subs, |_, child| f(child));
+}
+
+/// Calls `f(gives_check, child)` for every legal move of `pos`.
+pub(crate) fn for_each_child_checking(
+    pos: &mut Position,
+    layout: &Layout,
+    subs: &TableSet,
+    f: impl FnMut(bool, Child),
+) {
+    children::<true>(pos, layout, subs, f);
+}
+
+/// The children of `pos`, with whether the move gives check when
+/// `CHECKS`. Without `CHECKS` (the generator's hot loop) a quiet move of
+/// any piece but a king is not played at all: its index comes from the
+/// parent's (`Layout::quiet_children`), and the flag passed is
+/// meaningless.
+fn children<const CHECKS: bool>(
+    pos: &mut Position,
+    layout: &Layout,
+    subs: &TableSet,
+    mut f: impl FnMut(bool, Child),
+) {
+    let quiet = if CHECKS {
+        None
+    } else {
+        layout.quiet_children(pos)
+    };
     for &m in pos.legal_moves().as_slice() {
         let capture = pos.piece_at(m.to()).is_some();
+        if let Some(q) = &quiet {
+            if !capture && q.covers(m.from()) {
+                let child = match q.after(m.from(), m.to()) {
+                    Some(i) => Child::Here(i),
+                    None => Child::Other(code::NONE),
+                };
+                f(false, child);
+                continue;
+            }
+        }
         pos.make_move(m);
         let check = pos.in_check();
         let child = if capture {
@@ -80,7 +119,7 @@ pub(crate) fn for_each_child(
             }
         };
         pos.unmake_move();
-        f(m, check, child);
+        f(check, child);
     }
 }
 
@@ -95,6 +134,7 @@ fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
     let side = pos.side_to_move();
     let mover = !side;
     let occ = pos.occupied();
+    let quiet = layout.quiet_children(pos);
     for t in pos.color_bb(mover) {
         let Some(piece) = pos.piece_at(t) else {
             continue;
@@ -113,7 +153,13 @@ fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
             pos.make_move(Move::new(t, f));
             let ok = !pos.king_attacked(side) && pos.is_legal(Move::new(f, t));
             if ok {
-                if let Some(i) = layout.encode(pos, false) {
+                // The piece goes back from `t` to `f` and the turn passes,
+                // as a quiet move would: the parent's digits give the index.
+                let index = match &quiet {
+                    Some(q) if q.covers(t) => q.after(t, f),
+                    _ => layout.encode(pos, false),
+                };
+                if let Some(i) = index {
                     out.push(i);
                 }
             }
@@ -129,7 +175,7 @@ fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
 /// won mate after all (a bug: checked in debug builds).
 fn loss_plies(pos: &mut Position, layout: &Layout, subs: &TableSet, values: &[AtomicU16]) -> u16 {
     let mut longest = 0u16;
-    for_each_child(pos, layout, subs, |_, _, child| {
+    for_each_child(pos, layout, subs, |child| {
         let c = match child {
             Child::Here(i) => values[i].load(Ordering::Relaxed),
             Child::Other(c) => c,
@@ -184,7 +230,7 @@ pub fn generate(
                 here.clear();
                 let (mut moves, mut others) = (0u32, 0u32);
                 let (mut best_win, mut longest_loss) = (u16::MAX, 0u16);
-                for_each_child(&mut pos, &layout, subs, |_, _, child| {
+                for_each_child(&mut pos, &layout, subs, |child| {
                     moves += 1;
                     match child {
                         Child::Here(c) => here.push(c),

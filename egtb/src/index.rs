@@ -31,12 +31,35 @@ const MAX_GROUP: usize = 5;
 /// Most pieces a table's position has.
 pub(crate) const MAX_PIECES: usize = 32;
 
-/// The binomial coefficient C(n, k) for the small numbers used here.
-fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
+/// Most points a kind may stand on (rook, horse, cannon: the whole board).
+const MAX_POINTS: usize = SQUARES;
+
+/// C(n, k) for every `n <= MAX_POINTS` and `k <= MAX_GROUP`, built at
+/// compile time by Pascal's rule: ranking and unranking a group's points
+/// are the generator's innermost arithmetic, and a table look-up is far
+/// cheaper than the products and divisions of the formula.
+const BINOMIAL: [[usize; MAX_GROUP + 1]; MAX_POINTS + 1] = {
+    let mut table = [[0usize; MAX_GROUP + 1]; MAX_POINTS + 1];
+    let mut n = 0;
+    while n <= MAX_POINTS {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_GROUP {
+            if n > 0 {
+                table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+            }
+            k += 1;
+        }
+        n += 1;
     }
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    table
+};
+
+/// The binomial coefficient C(n, k) for the small numbers used here
+/// (`n <= 90`, `k <= 5`; zero when `k > n`).
+#[inline]
+fn binomial(n: usize, k: usize) -> usize {
+    BINOMIAL[n][k]
 }
 
 /// The points a piece of `color` and `kind` may stand on in a table.
@@ -92,17 +115,112 @@ impl Group {
             .sum()
     }
 
+    /// [`Group::rank`] of slots stored as bytes.
+    #[inline]
+    fn rank_u8(&self, slots: &[u8]) -> usize {
+        slots
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| binomial(s as usize, i + 1))
+            .sum()
+    }
+
     /// The slots of rank `r`, ascending, into `out[..count]`.
     fn unrank(&self, mut r: usize, out: &mut [usize]) {
+        // The highest slot first: the largest s with C(s, i) <= r, found
+        // by bisection (C(s, i) grows with s), below the previous slot.
+        let mut above = self.points.len();
         for i in (1..=self.count).rev() {
-            // The largest s with C(s, i) <= r.
-            let mut s = i - 1;
-            while binomial(s + 1, i) <= r {
-                s += 1;
-            }
+            let s = if i == 1 {
+                r
+            } else {
+                // C(lo, i) <= r < C(hi, i) throughout.
+                let (mut lo, mut hi) = (i - 1, above);
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    if binomial(mid, i) <= r {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                lo
+            };
             r -= binomial(s, i);
             out[i - 1] = s;
+            above = s;
         }
+    }
+}
+
+/// A position's index taken apart, so that the index after a quiet move
+/// of any piece but a king costs one group's rank rather than a whole
+/// encoding: the generator visits the thirty-odd children of every
+/// position, and in most of them the kings have not moved, so neither
+/// the king digit nor the orientation changes.
+pub(crate) struct QuietChildren<'a> {
+    layout: &'a Layout,
+    /// The orientations the index is read in: the kings' own, and, when
+    /// both kings stand on file e, the mirror image as well (the smaller
+    /// index of the two stands for the position).
+    mirrors: [bool; 2],
+    orientations: usize,
+    /// Per orientation: the index without the side to move.
+    base: [usize; 2],
+    /// Per orientation and group: the pieces' slots, ascending.
+    slots: [[[u8; MAX_GROUP]; 12]; 2],
+    /// Per orientation and group: the group's digit.
+    digits: [[usize; 12]; 2],
+    /// The group of the piece on each point (`u8::MAX`: a king or none).
+    group_at: [u8; SQUARES],
+    /// The side to move after a move.
+    child_side: Color,
+}
+
+impl QuietChildren<'_> {
+    /// Whether the piece on `from` is one [`QuietChildren::after`] can
+    /// move: any piece of the table but a king.
+    #[inline]
+    pub(crate) fn covers(&self, from: Square) -> bool {
+        self.group_at[from.index()] != u8::MAX
+    }
+
+    /// The index of the position after the piece on `from` (which
+    /// [`QuietChildren::covers`]) moves to the empty point `to` and the
+    /// turn passes: what `encode` gives for that position. The move is not
+    /// checked for legality.
+    pub(crate) fn after(&self, from: Square, to: Square) -> Option<usize> {
+        let g = self.group_at[from.index()] as usize;
+        let layout = self.layout;
+        let group = &layout.groups[g];
+        let mut best = usize::MAX;
+        for o in 0..self.orientations {
+            let orient = |sq: Square| if self.mirrors[o] { sq.mirror() } else { sq };
+            let (old, new) = (
+                group.slot[orient(from).index()],
+                group.slot[orient(to).index()],
+            );
+            if new == u8::MAX {
+                return None;
+            }
+            let digit = if group.count == 1 {
+                new as usize
+            } else {
+                let mut slots = self.slots[o][g];
+                let slots = &mut slots[..group.count];
+                for s in slots.iter_mut() {
+                    if *s == old {
+                        *s = new;
+                    }
+                }
+                slots.sort_unstable();
+                group.rank_u8(slots)
+            };
+            let index =
+                self.base[o] - self.digits[o][g] * layout.strides[g] + digit * layout.strides[g];
+            best = best.min(index);
+        }
+        Some(best * 2 + self.child_side.index())
     }
 }
 
@@ -125,6 +243,9 @@ pub struct Layout {
     king_slots: Vec<Option<KingSlot>>,
     /// The king points of each digit.
     king_pairs: Vec<(Square, Square)>,
+    /// What one unit of each group's digit is worth in the index without
+    /// its side-to-move digit: the product of the later groups' sizes.
+    strides: Vec<usize>,
     size: usize,
 }
 
@@ -182,11 +303,15 @@ impl Layout {
             }
         }
         let size = king_pairs.len() * groups.iter().map(|g| g.size).product::<usize>() * 2;
+        let strides = (0..groups.len())
+            .map(|g| groups[g + 1..].iter().map(|h| h.size).product())
+            .collect();
         Layout {
             material,
             groups,
             king_slots,
             king_pairs,
+            strides,
             size,
         }
     }
@@ -260,6 +385,54 @@ impl Layout {
             index = index * group.size + group.rank(slots);
         }
         Some(index * 2 + side.index())
+    }
+
+    /// The index of `pos` taken apart for [`QuietChildren::after`], or
+    /// `None` when `encode(pos, false)` would be `None`.
+    pub(crate) fn quiet_children(&self, pos: &Position) -> Option<QuietChildren<'_>> {
+        let red_king = pos.king_square(Color::Red);
+        let black_king = pos.king_square(Color::Black);
+        let ks = self.king_slots[red_king.index() * SQUARES + black_king.index()]?;
+        let mut children = QuietChildren {
+            layout: self,
+            mirrors: [ks.mirror, true],
+            orientations: if ks.symmetric { 2 } else { 1 },
+            base: [ks.digit as usize; 2],
+            slots: [[[0; MAX_GROUP]; 12]; 2],
+            digits: [[0; 12]; 2],
+            group_at: [u8::MAX; SQUARES],
+            child_side: !pos.side_to_move(),
+        };
+        for (g, group) in self.groups.iter().enumerate() {
+            let bb = pos.pieces(group.piece.color(), group.piece.kind());
+            if bb.count() as usize != group.count {
+                return None;
+            }
+            for sq in bb {
+                children.group_at[sq.index()] = g as u8;
+            }
+        }
+        for o in 0..children.orientations {
+            let mirror = children.mirrors[o];
+            let mut base = children.base[o];
+            for (g, group) in self.groups.iter().enumerate() {
+                let slots = &mut children.slots[o][g][..group.count];
+                let bb = pos.pieces(group.piece.color(), group.piece.kind());
+                for (slot, sq) in slots.iter_mut().zip(bb) {
+                    let sq = if mirror { sq.mirror() } else { sq };
+                    *slot = group.slot[sq.index()];
+                    if *slot == u8::MAX {
+                        return None;
+                    }
+                }
+                slots.sort_unstable();
+                let digit = group.rank_u8(slots);
+                children.digits[o][g] = digit;
+                base = base * group.size + digit;
+            }
+            children.base[o] = base;
+        }
+        Some(children)
     }
 
     /// The pieces of `index` (kings first) and the side to move, or `None`
@@ -349,15 +522,81 @@ mod tests {
     }
 
     #[test]
-    fn combinations_round_trip() {
-        let g = Group::new(Piece::new(Color::Red, PieceKind::Pawn), 3);
-        assert_eq!(g.size, binomial(55, 3));
-        let mut slots = [0usize; 3];
-        for r in 0..g.size {
-            g.unrank(r, &mut slots);
-            assert!(slots[0] < slots[1] && slots[1] < slots[2]);
-            assert_eq!(g.rank(&slots), r);
+    fn binomial_table_matches_the_formula() {
+        for n in 0..=MAX_POINTS {
+            for k in 0..=MAX_GROUP {
+                // C(n, k) = n! / (k! (n - k)!), as a running product.
+                let formula = if k > n {
+                    0
+                } else {
+                    (0..k).fold(1usize, |acc, i| acc * (n - i) / (i + 1))
+                };
+                assert_eq!(binomial(n, k), formula, "C({n}, {k})");
+            }
         }
+        assert_eq!(binomial(90, 5), 43_949_268);
+    }
+
+    #[test]
+    fn combinations_round_trip() {
+        let groups = [
+            (PieceKind::Pawn, 1),
+            (PieceKind::Pawn, 2),
+            (PieceKind::Pawn, 3),
+            (PieceKind::Pawn, 5),
+            (PieceKind::Rook, 1),
+            (PieceKind::Rook, 2),
+            (PieceKind::Advisor, 2),
+            (PieceKind::Elephant, 2),
+        ];
+        for (kind, count) in groups {
+            let g = Group::new(Piece::new(Color::Red, kind), count);
+            assert_eq!(g.size, binomial(g.points.len(), count));
+            let mut slots = [0usize; MAX_GROUP];
+            let slots = &mut slots[..count];
+            for r in 0..g.size {
+                g.unrank(r, slots);
+                assert!(slots.windows(2).all(|w| w[0] < w[1]), "{kind:?} {r}");
+                assert!(slots[count - 1] < g.points.len());
+                assert_eq!(g.rank(slots), r, "{kind:?} x{count}");
+            }
+        }
+    }
+
+    #[test]
+    fn quiet_children_match_the_full_encoding() {
+        // Groups of one and of several pieces, mirrored and symmetric
+        // king pairs: every quiet move but a king's, in a sample of every
+        // ending's positions.
+        let mut all_symmetric = 0;
+        for name in ["KRK", "KHKA", "KCAKE", "KPPKA", "KRAAKEE", "KAAEEKH"] {
+            let layout = Layout::new(Material::parse(name).unwrap());
+            let step = (layout.size() / 20_000).max(1) | 1;
+            let (mut checked, mut symmetric) = (0, 0);
+            for i in (0..layout.size()).step_by(step) {
+                let Some(mut pos) = layout.position(i) else {
+                    continue;
+                };
+                let children = layout.quiet_children(&pos).unwrap();
+                symmetric += usize::from(children.orientations == 2);
+                for &m in pos.legal_moves().as_slice() {
+                    if pos.piece_at(m.to()).is_some() || !children.covers(m.from()) {
+                        continue;
+                    }
+                    pos.make_move(m);
+                    let full = layout.encode(&pos, false);
+                    pos.unmake_move();
+                    assert_eq!(children.after(m.from(), m.to()), full, "{name} {i} {m}");
+                    checked += 1;
+                }
+            }
+            assert!(
+                checked > 20_000 && symmetric > 0,
+                "{name}: {checked} {symmetric}"
+            );
+            all_symmetric += symmetric;
+        }
+        assert!(all_symmetric > 1000, "{all_symmetric}");
     }
 
     #[test]

@@ -81,6 +81,16 @@ impl Material {
         }
     }
 
+    /// Whether `color` has a piece that can give check: a rook, horse,
+    /// cannon or pawn (advisors and elephants never reach the other
+    /// palace).
+    pub fn has_attacker(&self, color: Color) -> bool {
+        KINDS
+            .iter()
+            .zip(self.side(color))
+            .any(|(&kind, &n)| n > 0 && !matches!(kind, PieceKind::Advisor | PieceKind::Elephant))
+    }
+
     /// The same ending with the colours swapped.
     pub fn swapped(&self) -> Material {
         Material {
@@ -273,6 +283,16 @@ mod tests {
         assert!(Material::parse("RKK").is_err());
         assert!(Material::parse("KAAAK").is_err());
         assert!(Material::parse("KXK").is_err());
+    }
+
+    #[test]
+    fn attackers_are_rooks_horses_cannons_and_pawns() {
+        let m = |name: &str| Material::parse(name).unwrap();
+        assert!(m("KRKAAEE").has_attacker(Color::Red));
+        assert!(!m("KRKAAEE").has_attacker(Color::Black));
+        assert!(m("KPKH").has_attacker(Color::Black));
+        assert!(m("KAAEEKC").has_attacker(Color::Black));
+        assert!(!m("KAAEEKC").has_attacker(Color::Red));
     }
 
     #[test]

@@ -28,7 +28,7 @@
 //! rule results of the smaller tables a capture leads to, so a capture
 //! into a position lost by the rule wins here too.
 
-use crate::gen::{for_each_child, Child, GenProgress};
+use crate::gen::{for_each_child, for_each_child_checking, Child, GenProgress};
 use crate::index::Layout;
 use crate::table::TableSet;
 use crate::value::{code, Value};
@@ -100,7 +100,7 @@ fn remove_untrapped(
             };
             let y_to_move = pos.side_to_move() == y;
             let mut ok = !y_to_move;
-            for_each_child(&mut pos, layout, subs, |_, check, child| {
+            for_each_child_checking(&mut pos, layout, subs, |check, child| {
                 let c = child_code(values, child);
                 let trapped = matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
                 if y_to_move {
@@ -125,52 +125,24 @@ fn one_colour(
     seeded: bool,
     sweeps: &mut u32,
 ) -> u64 {
-    let n = values.len();
-    let in_trap: Vec<AtomicBool> = values
-        .iter()
-        .map(|&v| AtomicBool::new(v == code::DRAW))
-        .collect();
-    // Remove positions that break the trap's conditions until none does.
-    // Removing in place while sweeping is sound: the set only shrinks, and
-    // the loop runs until a sweep removes nothing. Each sweep does X's
-    // positions first: when none of them is left, no position of Y can
-    // stay either (it needs a move into one), which ends the search after
-    // a single pass over X's draws in the usual case of no trap at all.
-    let x_index = (!y).index();
-    loop {
-        *sweeps += 1;
-        let removed_x = remove_untrapped(layout, subs, values, &in_trap, y, x_index);
-        let x_left = (x_index..n)
-            .into_par_iter()
-            .step_by(2)
-            .any(|i| in_trap[i].load(Ordering::Relaxed));
-        if !x_left {
-            in_trap
-                .par_iter()
-                .for_each(|t| t.store(false, Ordering::Relaxed));
-            break;
-        }
-        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
-        if removed_x + removed_y == 0 {
-            break;
-        }
-    }
-    let mut decided = 0u64;
-    for (i, t) in in_trap.iter().enumerate() {
-        if t.load(Ordering::Relaxed) {
-            let y_to_move = i % 2 == y.index();
-            values[i] = code::rule(if y_to_move { 1 } else { 0 });
-            decided += 1;
-        }
-    }
+    // In the trap X checks on every move. A side with no rook, horse,
+    // cannon or pawn never gives check (its advisors and elephants stay at
+    // home, and no move of its may open the kings' file), so its trap is
+    // empty: skip the sweeps that would only prove it (in stage 1, a pass
+    // over half of the draws).
+    let mut decided = if layout.material().has_attacker(!y) {
+        mark_trap(layout, subs, values, y, sweeps)
+    } else {
+        0
+    };
     // With no trap here the approach can still start from rule results in
     // the tables captures lead to; without those there is nothing to do.
     if decided == 0 && !seeded {
         return 0;
     }
-    drop(in_trap);
     // The approach, one level per sweep against the values of the sweep
     // before, so the stored plies are exact.
+    let n = values.len();
     loop {
         *sweeps += 1;
         let values_ro: &[u16] = values;
@@ -181,7 +153,7 @@ fn one_colour(
                 let mut pos = layout.position(i)?;
                 let y_to_move = pos.side_to_move() == y;
                 let (mut any, mut all, mut best, mut worst) = (false, true, u16::MAX, 0u16);
-                for_each_child(&mut pos, layout, subs, |_, _, child| {
+                for_each_child(&mut pos, layout, subs, |child| {
                     let c = child_code(values_ro, child);
                     match code::decode(c) {
                         Some(Value::LossByRule(k)) => {
@@ -215,4 +187,52 @@ fn one_colour(
             values[i] = c;
         }
     }
+}
+
+/// Finds the trap in which `!y` must check for ever (step 1 of the module
+/// documentation) and marks it in `values`: lost by the rule with `!y` to
+/// move, won with `y` to move. Returns how many positions it marked.
+fn mark_trap(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &mut [u16],
+    y: Color,
+    sweeps: &mut u32,
+) -> u64 {
+    let n = values.len();
+    let in_trap: Vec<AtomicBool> = values
+        .iter()
+        .map(|&v| AtomicBool::new(v == code::DRAW))
+        .collect();
+    // Remove positions that break the trap's conditions until none does.
+    // Removing in place while sweeping is sound: the set only shrinks, and
+    // the loop runs until a sweep removes nothing. Each sweep does X's
+    // positions first: when none of them is left, no position of Y can
+    // stay either (it needs a move into one), which ends the search after
+    // a single pass over X's draws in the usual case of no trap at all.
+    let x_index = (!y).index();
+    loop {
+        *sweeps += 1;
+        let removed_x = remove_untrapped(layout, subs, values, &in_trap, y, x_index);
+        let x_left = (x_index..n)
+            .into_par_iter()
+            .step_by(2)
+            .any(|i| in_trap[i].load(Ordering::Relaxed));
+        if !x_left {
+            return 0;
+        }
+        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
+        if removed_x + removed_y == 0 {
+            break;
+        }
+    }
+    let mut decided = 0u64;
+    for (i, t) in in_trap.iter().enumerate() {
+        if t.load(Ordering::Relaxed) {
+            let y_to_move = i % 2 == y.index();
+            values[i] = code::rule(if y_to_move { 1 } else { 0 });
+            decided += 1;
+        }
+    }
+    decided
 }
