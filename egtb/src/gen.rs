@@ -78,21 +78,17 @@ pub(crate) fn for_each_child_checking(
 }
 
 /// The children of `pos`, with whether the move gives check when
-/// `CHECKS`. Without `CHECKS` (the generator's hot loop) a quiet move of
-/// any piece but a king is not played at all: its index comes from the
-/// parent's (`Layout::quiet_children`), and the flag passed is
-/// meaningless.
+/// `CHECKS` (else the flag passed is meaningless). A quiet move of any
+/// piece but a king, most of the moves, is not played at all: its index
+/// comes from the parent's (`Layout::quiet_children`) and the check from
+/// `Position::gives_check`.
 fn children<const CHECKS: bool>(
     pos: &mut Position,
     layout: &Layout,
     subs: &TableSet,
     mut f: impl FnMut(bool, Child),
 ) {
-    let quiet = if CHECKS {
-        None
-    } else {
-        layout.quiet_children(pos)
-    };
+    let quiet = layout.quiet_children(pos);
     for &m in pos.legal_moves().as_slice() {
         let capture = pos.piece_at(m.to()).is_some();
         if let Some(q) = &quiet {
@@ -101,7 +97,7 @@ fn children<const CHECKS: bool>(
                     Some(i) => Child::Here(i),
                     None => Child::Other(code::NONE),
                 };
-                f(false, child);
+                f(CHECKS && pos.gives_check(m), child);
                 continue;
             }
         }
