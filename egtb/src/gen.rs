@@ -33,6 +33,10 @@ pub enum GenError {
     MissingSubTable(Material),
     /// A mate is longer than the format stores.
     TooLong(Material),
+    /// The ending has more indices than the generator's 32-bit work lists
+    /// hold (about 4.3 billion; with 3 bytes of working memory an entry,
+    /// more than 12 GB as well).
+    TooLarge(Material, usize),
 }
 
 impl std::fmt::Display for GenError {
@@ -40,6 +44,11 @@ impl std::fmt::Display for GenError {
         match self {
             GenError::MissingSubTable(m) => write!(f, "the table {m} is needed first"),
             GenError::TooLong(m) => write!(f, "{m}: a mate is longer than the format holds"),
+            GenError::TooLarge(m, n) => write!(
+                f,
+                "{m}: {n} entries, more than the generator indexes ({})",
+                u32::MAX
+            ),
         }
     }
 }
@@ -191,13 +200,17 @@ pub fn generate(
     subs: &TableSet,
     progress: &mut dyn FnMut(GenProgress),
 ) -> Result<Table, GenError> {
+    let layout = Layout::new(material);
+    let n = layout.size();
+    // The frontier and the deferred values keep indices as u32.
+    if u32::try_from(n).is_err() {
+        return Err(GenError::TooLarge(material, n));
+    }
     for m in material.captures() {
         if !subs.contains(&m) {
             return Err(GenError::MissingSubTable(m));
         }
     }
-    let layout = Layout::new(material);
-    let n = layout.size();
     let values: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(code::NONE)).collect();
     let counts: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
     // Values decided out of turn: a capture that wins at a distance, or a

@@ -56,6 +56,26 @@ fn every_value_is_the_best_of_its_children() {
 }
 
 #[test]
+fn endings_too_large_or_missing_sub_tables_are_refused() {
+    // 45 king pairs x C(90, 2) rook pairs x 210 x 210 defenders x 2 sides:
+    // 15.9 billion entries, beyond the generator's 32-bit work lists.
+    let big = Material::parse("KRRAAEEKAAEE").unwrap();
+    let refusal = |m: Material| match shuai_egtb::generate(m, &TableSet::default(), &mut |_| {}) {
+        Ok(_) => panic!("{m} generated without its sub-tables"),
+        Err(e) => e,
+    };
+    assert_eq!(
+        refusal(big),
+        shuai_egtb::GenError::TooLarge(big, 15_895_845_000)
+    );
+    let krka = Material::parse("KRKA").unwrap();
+    assert!(matches!(
+        refusal(krka),
+        shuai_egtb::GenError::MissingSubTable(_)
+    ));
+}
+
+#[test]
 fn position_counts() {
     // Kings alone: 81 pairs, 27 of them facing on an open file; the other
     // 54 with either side to move, folded by the mirror (pairs on file e
