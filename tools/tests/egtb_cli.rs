@@ -158,6 +158,32 @@ fn dump_lists_positions_with_their_values(dir: &std::path::Path) {
     assert_ne!(sample, dump(&["--sample", "100", "--seed", "4"]));
 }
 
+/// `--max-memory`: an ending whose generation would hold more is skipped,
+/// and so is every ending that captures into it; within the bound all is
+/// made.
+#[test]
+fn gen_keeps_within_max_memory() {
+    let d = dir("memory");
+    let ds = d.to_str().unwrap();
+    let args = ["egtb", "gen", "KRKA", "--out", ds, "--threads", "1"];
+    // Each ending needs at least a (rounded-up) megabyte.
+    let none = tools(&[&args[..], &["--max-memory", "0"]].concat());
+    assert!(generated(&none).is_empty());
+    let err = String::from_utf8_lossy(&none.stderr).to_string();
+    assert!(
+        err.contains("KK: needs about 1 MB, over the 0 MB allowed; skipped"),
+        "{err}"
+    );
+    assert!(
+        err.contains("KRKA: a table it captures into is missing; skipped"),
+        "{err}"
+    );
+    // KRKA: 40500 entries, 3 bytes each, and KRK and KAK to read.
+    let all = tools(&[&args[..], &["--max-memory", "1"]].concat());
+    assert_eq!(generated(&all), ["KK", "KAK", "KRK", "KRKA"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// `egtb gen stage2` under `--max-entries`: the stage-2 endings that fit
 /// and only what they capture into, then `verify stage2` over the files.
 #[test]

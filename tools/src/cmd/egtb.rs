@@ -39,6 +39,11 @@ pub enum Command {
         /// Skip endings whose index would have more entries than this.
         #[arg(long)]
         max_entries: Option<usize>,
+        /// Skip endings whose generation would hold more memory than this, in MB (3 bytes an
+        /// entry of the ending, 2 of each table its captures lead to). Default: the memory
+        /// the system reports available when the run starts.
+        #[arg(long)]
+        max_memory: Option<u64>,
     },
     /// Check written tables: every sampled position's value must be the best of its children's.
     Verify {
@@ -124,9 +129,11 @@ pub fn run(c: Command) -> Result<(), String> {
             out,
             threads,
             max_entries,
+            max_memory,
         } => {
             set_threads(threads)?;
-            gen(&endings(&ending)?, &out, max_entries)
+            let memory_mb = max_memory.or_else(available_memory_mb);
+            gen(&endings(&ending)?, &out, max_entries, memory_mb)
         }
         Command::Verify {
             ending,
@@ -356,7 +363,32 @@ impl Line {
     }
 }
 
-fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(), String> {
+/// Bytes generating `m` holds: its values and open-move counts (3 bytes an
+/// entry) and the tables its captures lead to (2 bytes an entry each).
+fn generation_bytes(m: Material) -> u64 {
+    let entries = |m: Material| shuai_egtb::index::Layout::new(m).size() as u64;
+    3 * entries(m)
+        + m.captures()
+            .into_iter()
+            .map(|c| 2 * entries(c))
+            .sum::<u64>()
+}
+
+/// The memory the system has available (Linux: `MemAvailable` of
+/// /proc/meminfo), in MB; `None` where it cannot be read.
+fn available_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+fn gen(
+    targets: &[Material],
+    out: &Path,
+    max_entries: Option<usize>,
+    memory_mb: Option<u64>,
+) -> Result<(), String> {
     let fits = |m: &Material| {
         max_entries.is_none_or(|max| shuai_egtb::index::Layout::new(*m).size() <= max)
     };
@@ -390,6 +422,11 @@ fn gen(targets: &[Material], out: &Path, max_entries: Option<usize>) -> Result<(
         }
         if m.captures().iter().any(|c| !done_quiet(*c, out)) {
             eprintln!("{m}: a table it captures into is missing; skipped");
+            continue;
+        }
+        let need_mb = generation_bytes(m).div_ceil(1 << 20);
+        if let Some(limit) = memory_mb.filter(|&limit| need_mb > limit) {
+            eprintln!("{m}: needs about {need_mb} MB, over the {limit} MB allowed; skipped");
             continue;
         }
         let subs = capture_tables(m, out)?;
