@@ -73,21 +73,26 @@ pub(crate) fn for_each_child(
     subs: &TableSet,
     mut f: impl FnMut(Child),
 ) {
-    children::<false>(pos, layout, subs, |_, child| f(child));
+    children::<false>(pos, layout, subs, |_, child| {
+        f(child);
+        true
+    });
 }
 
-/// Calls `f(gives_check, child)` for every legal move of `pos`.
-pub(crate) fn for_each_child_checking(
+/// Calls `f(gives_check, child)` for the legal moves of `pos` until it
+/// returns `false` (the answer is known).
+pub(crate) fn for_each_child_checking_while(
     pos: &mut Position,
     layout: &Layout,
     subs: &TableSet,
-    f: impl FnMut(bool, Child),
+    f: impl FnMut(bool, Child) -> bool,
 ) {
     children::<true>(pos, layout, subs, f);
 }
 
 /// The children of `pos`, with whether the move gives check when
-/// `CHECKS` (else the flag passed is meaningless). A quiet move of any
+/// `CHECKS` (else the flag passed is meaningless), until `f` returns
+/// `false`. A quiet move of any
 /// piece but a king, most of the moves, is not played at all: its index
 /// comes from the parent's (`Layout::quiet_children`) and the check from
 /// `Position::gives_check`.
@@ -95,7 +100,7 @@ fn children<const CHECKS: bool>(
     pos: &mut Position,
     layout: &Layout,
     subs: &TableSet,
-    mut f: impl FnMut(bool, Child),
+    mut f: impl FnMut(bool, Child) -> bool,
 ) {
     let quiet = layout.quiet_children(pos);
     for &m in pos.legal_moves().as_slice() {
@@ -106,8 +111,10 @@ fn children<const CHECKS: bool>(
                     Some(i) => Child::Here(i),
                     None => Child::Other(code::NONE),
                 };
-                f(CHECKS && pos.gives_check(m), child);
-                continue;
+                if f(CHECKS && pos.gives_check(m), child) {
+                    continue;
+                }
+                return;
             }
         }
         pos.make_move(m);
@@ -124,7 +131,9 @@ fn children<const CHECKS: bool>(
             }
         };
         pos.unmake_move();
-        f(check, child);
+        if !f(check, child) {
+            return;
+        }
     }
 }
 

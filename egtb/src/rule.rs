@@ -28,7 +28,7 @@
 //! rule results of the smaller tables a capture leads to, so a capture
 //! into a position lost by the rule wins here too.
 
-use crate::gen::{for_each_child, for_each_child_checking, Child, GenProgress};
+use crate::gen::{for_each_child, for_each_child_checking_while, Child, GenProgress};
 use crate::index::Layout;
 use crate::table::TableSet;
 use crate::value::{code, Value};
@@ -100,13 +100,17 @@ fn remove_untrapped(
             };
             let y_to_move = pos.side_to_move() == y;
             let mut ok = !y_to_move;
-            for_each_child_checking(&mut pos, layout, subs, |check, child| {
+            // Y needs one quiet move into the trap, X must have no move
+            // but losing ones and checks into it: stop once that is known.
+            for_each_child_checking_while(&mut pos, layout, subs, |check, child| {
                 let c = child_code(values, child);
                 let trapped = matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
                 if y_to_move {
                     ok |= !check && trapped;
+                    !ok
                 } else {
                     ok &= wins(c) || (check && trapped);
+                    ok
                 }
             });
             if !ok {
