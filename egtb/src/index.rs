@@ -106,18 +106,11 @@ impl Group {
     }
 
     /// The rank of a set of slots (sorted ascending) among all sets of
-    /// `count` slots: the combinatorial number system.
-    fn rank(&self, slots: &[usize]) -> usize {
-        slots
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| binomial(s, i + 1))
-            .sum()
-    }
-
-    /// [`Group::rank`] of slots stored as bytes.
+    /// `count` slots: the combinatorial number system. Slots are bytes
+    /// (a kind has at most 90 points) so that the generator's copies of a
+    /// position's slots stay small.
     #[inline]
-    fn rank_u8(&self, slots: &[u8]) -> usize {
+    fn rank(&self, slots: &[u8]) -> usize {
         slots
             .iter()
             .enumerate()
@@ -126,7 +119,7 @@ impl Group {
     }
 
     /// The slots of rank `r`, ascending, into `out[..count]`.
-    fn unrank(&self, mut r: usize, out: &mut [usize]) {
+    fn unrank(&self, mut r: usize, out: &mut [u8]) {
         // The highest slot first: the largest s with C(s, i) <= r, found
         // by bisection (C(s, i) grows with s), below the previous slot.
         let mut above = self.points.len();
@@ -147,7 +140,8 @@ impl Group {
                 lo
             };
             r -= binomial(s, i);
-            out[i - 1] = s;
+            // Below `points.len()`, at most 90.
+            out[i - 1] = s as u8;
             above = s;
         }
     }
@@ -214,7 +208,7 @@ impl QuietChildren<'_> {
                     }
                 }
                 slots.sort_unstable();
-                group.rank_u8(slots)
+                group.rank(slots)
             };
             let index =
                 self.base[o] - self.digits[o][g] * layout.strides[g] + digit * layout.strides[g];
@@ -371,14 +365,14 @@ impl Layout {
     ) -> Option<usize> {
         let mut index = king_digit as usize;
         for (g, group) in self.groups.iter().enumerate() {
-            let mut slots = [0usize; MAX_GROUP];
+            let mut slots = [0u8; MAX_GROUP];
             for (i, &sq) in points[g][..group.count].iter().enumerate() {
                 let sq = if mirror { sq.mirror() } else { sq };
                 let s = group.slot[sq.index()];
                 if s == u8::MAX {
                     return None;
                 }
-                slots[i] = s as usize;
+                slots[i] = s;
             }
             let slots = &mut slots[..group.count];
             slots.sort_unstable();
@@ -426,7 +420,7 @@ impl Layout {
                     }
                 }
                 slots.sort_unstable();
-                let digit = group.rank_u8(slots);
+                let digit = group.rank(slots);
                 children.digits[o][g] = digit;
                 base = base * group.size + digit;
             }
@@ -461,10 +455,10 @@ impl Layout {
         };
         placement.pieces[1] = (Piece::new(Color::Black, PieceKind::King), bk);
         for (g, group) in self.groups.iter().enumerate() {
-            let mut slots = [0usize; MAX_GROUP];
+            let mut slots = [0u8; MAX_GROUP];
             group.unrank(digits[g], &mut slots[..group.count]);
             for &s in &slots[..group.count] {
-                placement.pieces[placement.len] = (group.piece, group.points[s]);
+                placement.pieces[placement.len] = (group.piece, group.points[s as usize]);
                 placement.len += 1;
             }
         }
@@ -552,12 +546,12 @@ mod tests {
         for (kind, count) in groups {
             let g = Group::new(Piece::new(Color::Red, kind), count);
             assert_eq!(g.size, binomial(g.points.len(), count));
-            let mut slots = [0usize; MAX_GROUP];
+            let mut slots = [0u8; MAX_GROUP];
             let slots = &mut slots[..count];
             for r in 0..g.size {
                 g.unrank(r, slots);
                 assert!(slots.windows(2).all(|w| w[0] < w[1]), "{kind:?} {r}");
-                assert!(slots[count - 1] < g.points.len());
+                assert!((slots[count - 1] as usize) < g.points.len());
                 assert_eq!(g.rank(slots), r, "{kind:?} x{count}");
             }
         }
