@@ -29,6 +29,7 @@ pub mod format;
 pub mod go;
 pub mod options;
 pub mod position;
+pub mod xboard;
 
 use crate::engine::{BookPick, Engine, Listener, Outcome};
 use format::{Dialect, Format};
@@ -284,6 +285,9 @@ struct Controller {
     queue: VecDeque<String>,
     search_id: u64,
     perft: Option<PerftJob>,
+    /// The XBoard front-end, once the GUI said `xboard`: it then takes
+    /// every message.
+    xboard: Option<xboard::Front>,
 }
 
 impl Controller {
@@ -298,6 +302,7 @@ impl Controller {
             queue: VecDeque::new(),
             search_id: 0,
             perft: None,
+            xboard: None,
         }
     }
 
@@ -313,6 +318,9 @@ impl Controller {
     }
 
     fn handle(&mut self, msg: Msg) -> Flow {
+        if let Some(front) = self.xboard.as_mut() {
+            return front.handle(&mut self.engine, msg);
+        }
         match msg {
             Msg::Line(line) => {
                 if self.front.debug && !line.trim().is_empty() {
@@ -453,6 +461,11 @@ impl Controller {
         match cmd {
             "uci" => self.handshake(Dialect::Uci, "uci"),
             "ucci" => self.handshake(Dialect::Ucci, "ucci"),
+            "xboard" => {
+                // CECP: from now on the XBoard front-end reads every line.
+                self.handshake = Some("xboard");
+                self.xboard = Some(xboard::Front::new(self.out.clone(), self.tx.clone()));
+            }
             "ucicyclone" => {
                 self.dialect = Dialect::Uci;
                 self.front.one_based = false;
@@ -824,6 +837,43 @@ mod tests {
             out[out.len() - 2],
             "info message move 3 of the list: 'e2e9' is not a legal move in this position; position set up to the move before it"
         );
+    }
+
+    /// What UCI2WB sent Shuai in the games XBoard forfeited (issue 51):
+    /// its command queue replayed Red's first move, so in UCCI mode the
+    /// engine got the start position with that piece gone and Red to move
+    /// again, and in UCI mode the move list with the move doubled.
+    #[test]
+    fn the_positions_uci2wb_sent_in_issue_51() {
+        // UCCI: a position no game reached, but a legal one; the reply is
+        // legal in it (it was the GUI's game that differed).
+        let out = talk(
+            "ucci\nsetoption knowledge none\nsetoption pruning none\nsetoption newgame\n\
+             position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/7C1/9/RNBAKABNR w - - 0 1 moves\n\
+             go depth 3\n",
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let pos = crate::fen::read_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/7C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap()
+        .0;
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(pos.parse_move(mv).is_ok(), "{best}");
+        // UCI (the Cyclone form UCI2WB writes): the doubled move is
+        // skipped, and Black answers.
+        let out = talk(
+            "uci\nfen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves b2e2 b2e2\ngo depth 3\n",
+        );
+        assert_eq!(
+            out.iter().find(|l| l.starts_with("info string")).unwrap(),
+            "info string move 2 of the list repeats move 1 ('b2e2'), which no game can do; skipped"
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let mut pos = shuai_board::Position::startpos();
+        pos.make_move(pos.parse_move("b2e2").unwrap());
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(pos.parse_move(mv).is_ok(), "{best}");
     }
 
     #[test]

@@ -74,20 +74,33 @@ pub fn parse_position(args: &[&str], fmt: Format) -> Result<Parsed, String> {
     })
 }
 
+/// Plays `moves` from `pos`, stopping at the first one that is not legal.
+///
+/// One exception: a move that repeats the move before it, word for word,
+/// is skipped with a note. No game can do that (the piece has left the
+/// point it would start from), but the XBoard adapter UCI2WB sometimes
+/// replays a `usermove` and sends the move list with it doubled; skipping
+/// the copy leaves the game the GUI is playing (issue 51).
 fn play(mut pos: Position, moves: &[&str], fmt: Format) -> (Position, Option<String>) {
+    let mut notes = Vec::new();
     for (i, text) in moves.iter().enumerate() {
         match fmt.parse_move(&pos, text) {
             Ok(m) => pos.make_move(m),
+            Err(_) if i > 0 && moves[i - 1].eq_ignore_ascii_case(text) => notes.push(format!(
+                "move {} of the list repeats move {i} ('{text}'), which no game can do; skipped",
+                i + 1
+            )),
             Err(e) => {
-                let problem = format!(
+                notes.push(format!(
                     "move {} of the list: {e}; position set up to the move before it",
                     i + 1
-                );
-                return (pos, Some(problem));
+                ));
+                break;
             }
         }
     }
-    (pos, None)
+    let problem = (!notes.is_empty()).then(|| notes.join("; "));
+    (pos, problem)
 }
 
 /// Reads `banmoves m1 m2 …` against `pos`: the legal ones, and one
@@ -153,6 +166,28 @@ mod tests {
         assert!(p.problem.unwrap().starts_with("move 3 of the list: 'e2e9'"));
         let p = parse("startpos moves h2e2 zz", UCI).unwrap();
         assert_eq!(p.position.ply_count(), 1);
+    }
+
+    /// UCI2WB's replayed `usermove` (issue 51): the doubled move is
+    /// skipped and the rest of the list played.
+    #[test]
+    fn a_doubled_move_is_skipped() {
+        let p = parse("startpos moves g0e2 g0e2 h9g7 b0c2", UCI).unwrap();
+        assert_eq!(p.position.ply_count(), 3);
+        assert_eq!(
+            p.position.to_fen(),
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1B2C1/9/R1BAKA1NR b - - 3 2"
+        );
+        assert_eq!(
+            p.problem.as_deref(),
+            Some("move 2 of the list repeats move 1 ('g0e2'), which no game can do; skipped")
+        );
+        // A later illegal move still ends the list.
+        let p = parse("startpos moves g0e2 g0e2 h9g7 h9g7 e2e9", UCI).unwrap();
+        assert_eq!(p.position.ply_count(), 2);
+        assert!(p.problem.unwrap().ends_with(
+            "move 5 of the list: 'e2e9' is not a legal move in this position; position set up to the move before it"
+        ));
     }
 
     #[test]
