@@ -17,8 +17,8 @@ use std::process::ExitCode;
     about = "Shuai (帅), a Xiangqi (Chinese chess) engine",
     long_about = None,
     after_help = "\
-With no command, Shuai speaks UCCI and UCI on standard input and output, as
-GUIs expect (add this program to a GUI as a UCCI or UCI engine); at a
+With no command, Shuai speaks UCCI, UCI and XBoard on standard input and output, as
+GUIs expect (add this program to a GUI as a UCCI, UCI or XBoard engine); at a
 terminal it prints a short help first.
 
 Examples:
@@ -147,7 +147,7 @@ Shuai (帅) — a Xiangqi engine.
   Books:    shuai book BOOK.DAT [FEN|startpos] [--moves 炮二平五]
   Tables:   shuai egtb probe [FEN] --egtb DIR   (or SHUAI_EGTB=DIR)
   Also:     shuai eval | perft | judge | bench      ·   shuai <command> --help
-  From a GUI: add this program as a UCCI or UCI engine; it speaks both.
+  From a GUI: add this program as a UCCI, UCI or XBoard engine; it speaks all three.
   Here it now waits for protocol commands: 'ucci' or 'uci', then e.g.
   'position startpos moves h2e2' and 'go depth 8'. 'quit' leaves.";
 

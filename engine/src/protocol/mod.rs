@@ -1,7 +1,9 @@
 //! The protocol loop: UCCI, UCI (ranks 0–9, the Pikafish dialect), the
 //! Cyclone dialect (bare `fen …` / `startpos …` lines) and UCI with ranks
 //! 1–10 once a GUI sets `UCI_Variant xiangqi`. The handshake word picks the
-//! front-end; before any handshake commands are accepted in UCI form.
+//! front-end; before any handshake commands are accepted in UCI form. The
+//! word `xboard` hands every later line to the XBoard front-end
+//! ([`xboard`]), which keeps the game itself.
 //!
 //! Threads: an input thread reads stdin line by line and hands the lines
 //! to the controller (the caller's thread), which owns the [`Engine`]. The
