@@ -481,6 +481,17 @@ impl Controller {
                     log::info!("bare '{cmd}' before a handshake: the Cyclone dialect");
                     self.handshake = Some("cyclone");
                 }
+                if self.front.one_based {
+                    // The Cyclone form, which writes ranks 0-9, even after
+                    // `UCI_Variant xiangqi`: UCI2WB in UCI mode sets that
+                    // option and then sends bare `fen` lines, and XBoard
+                    // reads its moves with ranks 0-9 (issue 51: read as
+                    // 1-10, Red's first move was rejected in every game).
+                    self.front.one_based = false;
+                    self.message(
+                        "a bare 'fen'/'startpos' line is the Cyclone form: ranks 0-9 from now on",
+                    );
+                }
                 self.position(tokens);
             }
             "banmoves" => {
@@ -876,6 +887,40 @@ mod tests {
         pos.make_move(pos.parse_move("b2e2").unwrap());
         let mv = best.split_whitespace().nth(1).unwrap();
         assert!(pos.parse_move(mv).is_ok(), "{best}");
+    }
+
+    /// UCI2WB in UCI mode sets `UCI_Variant xiangqi`, then sends bare
+    /// `fen` lines and reads moves with ranks 0-9 (issue 51): Red's first
+    /// move must come in that form.
+    #[test]
+    fn uci2wb_uci_mode_gets_ranks_0_to_9() {
+        let out = talk(
+            "uci\nsetoption name UCI_Variant value xiangqi\nisready\n\
+             fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves\n\
+             go depth 3\n",
+        );
+        assert!(
+            out.contains(
+                &"info string a bare 'fen'/'startpos' line is the Cyclone form: ranks 0-9 from now on"
+                    .to_string()
+            ),
+            "{out:?}"
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(
+            shuai_board::Position::startpos().parse_move(mv).is_ok(),
+            "{best}"
+        );
+        // `position` lines after the variant keep ranks 1-10.
+        let out = talk(
+            "uci\nsetoption name UCI_Variant value xiangqi\nposition startpos moves h3e3\nd\n",
+        );
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("Fen: ") && l.contains("1C2C4")),
+            "{out:?}"
+        );
     }
 
     #[test]
