@@ -707,6 +707,16 @@ impl Controller {
     }
 
     fn go(&mut self, args: &[&str]) {
+        let at = |word: &str| args.iter().position(|a| a.eq_ignore_ascii_case(word));
+        if self.front.one_based && at("btime") < at("wtime") && at("btime").is_some() {
+            // UCI2WB's mark: it writes `go btime … wtime …` (every other
+            // GUI we know puts wtime first) and, although it sets
+            // `UCI_Variant xiangqi`, reads and writes XBoard's ranks 0-9.
+            // Without this, Red's first move of every game came out in
+            // ranks 1-10 and lost by forfeit (issue 51).
+            self.front.one_based = false;
+            self.message("'go btime … wtime …' is UCI2WB's form, which uses ranks 0-9: ranks 0-9 from now on");
+        }
         let fmt = self.fmt();
         let (command, problems) =
             parse_go(args, self.engine.position(), fmt, self.front.usemillisec);
@@ -910,6 +920,40 @@ mod tests {
         let mv = best.split_whitespace().nth(1).unwrap();
         assert!(
             shuai_board::Position::startpos().parse_move(mv).is_ok(),
+            "{best}"
+        );
+        // UCI2WB in UCI mode (Debian's 4.1): `position fen` and
+        // `go btime … wtime …`.
+        let out = talk(
+            "uci\nsetoption name UCI_Variant value xiangqi\nucinewgame\nisready\n\
+             position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves\n\
+             go btime 20000 wtime 20000\n",
+        );
+        assert!(
+            out.contains(
+                &"info string 'go btime … wtime …' is UCI2WB's form, which uses ranks 0-9: ranks 0-9 from now on"
+                    .to_string()
+            ),
+            "{out:?}"
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(
+            shuai_board::Position::startpos().parse_move(mv).is_ok(),
+            "{best}"
+        );
+        // Other GUIs that set the variant keep ranks 1-10.
+        let out = talk(
+            "uci\nsetoption name UCI_Variant value xiangqi\nposition startpos\ngo wtime 2000 btime 2000 depth 2\n",
+        );
+        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        assert!(
+            Format::UCI1
+                .parse_move(
+                    &shuai_board::Position::startpos(),
+                    best.split_whitespace().nth(1).unwrap()
+                )
+                .is_ok(),
             "{best}"
         );
         // `position` lines after the variant keep ranks 1-10.
