@@ -482,11 +482,9 @@ impl Controller {
                     self.handshake = Some("cyclone");
                 }
                 if self.front.one_based {
-                    // The Cyclone form, which writes ranks 0-9, even after
-                    // `UCI_Variant xiangqi`: UCI2WB in UCI mode sets that
-                    // option and then sends bare `fen` lines, and XBoard
-                    // reads its moves with ranks 0-9 (issue 51: read as
-                    // 1-10, Red's first move was rejected in every game).
+                    // The Cyclone form writes ranks 0-9, even after
+                    // `UCI_Variant xiangqi` (older UCI2WB versions set that
+                    // option and then send bare `fen` lines; issue 51).
                     self.front.one_based = false;
                     self.message(
                         "a bare 'fen'/'startpos' line is the Cyclone form: ranks 0-9 from now on",
@@ -899,9 +897,10 @@ mod tests {
         assert!(pos.parse_move(mv).is_ok(), "{best}");
     }
 
-    /// UCI2WB in UCI mode sets `UCI_Variant xiangqi`, then sends bare
-    /// `fen` lines and reads moves with ranks 0-9 (issue 51): Red's first
-    /// move must come in that form.
+    /// UCI2WB in UCI mode sets `UCI_Variant xiangqi` but reads and writes
+    /// XBoard's ranks 0-9 (issue 51): Red's first move must come in that
+    /// form, whether it sends bare `fen` lines (older versions) or
+    /// `position fen` and `go btime … wtime …` (Debian's 4.1).
     #[test]
     fn uci2wb_uci_mode_gets_ranks_0_to_9() {
         let out = talk(
