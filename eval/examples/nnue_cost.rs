@@ -10,17 +10,24 @@
 //! Only the `measure_*` functions are counted; the instructions counted
 //! divided by the calls printed is the cost of one call. Modes: `refresh`
 //! (both perspectives from scratch), `quiet` and `capture` (an update
-//! from the parent for a quiet move or a capture), `output` (the output
-//! layer on a computed accumulator), `handwritten` (the hand-written
-//! evaluation, for comparison). The positions are the benchmark's sample
-//! (`tests/common`); the network is the embedded one, or the network file
-//! named after ROUNDS (to compare, say, a network with output buckets).
+//! from the parent for a quiet move or a capture, king moves left out),
+//! `king` (an update for a king move: with king buckets, one that changes
+//! the king's bucket or mirroring, so that side is recomputed), `output`
+//! (the output layer on a computed accumulator), `handwritten` (the
+//! hand-written evaluation, for comparison). The positions are the
+//! benchmark's sample (`tests/common`); the network is the embedded one,
+//! or the network file named after ROUNDS (to compare, say, a network
+//! with output buckets), or `random:LAYOUT` for a network of random
+//! weights with the named king-bucket layout (`random:mirrored6`; the cost
+//! does not depend on the weights).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use shuai_board::Position;
-use shuai_eval::nnue::{default_network, evaluate, Accumulator, Change, Network};
+use shuai_board::{PieceKind, Position};
+use shuai_eval::nnue::{
+    default_network, evaluate, Accumulator, Change, KingBuckets, Network, HIDDEN,
+};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -31,16 +38,29 @@ struct Case {
     change: Change,
 }
 
-fn cases(net: &Network, positions: &[Position], captures: bool) -> Vec<Case> {
+/// The kind of move a case plays.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Quiet,
+    Capture,
+    King,
+}
+
+fn cases(net: &Network, positions: &[Position], kind: Kind) -> Vec<Case> {
     positions
         .iter()
         .filter_map(|pos| {
-            let moves = if captures {
-                pos.legal_captures()
-            } else {
-                pos.legal_quiets()
+            let moves = match kind {
+                Kind::Capture => pos.legal_captures(),
+                _ => pos.legal_quiets(),
             };
-            let m = *moves.as_slice().first()?;
+            let is_king = |m: &shuai_board::Move| {
+                pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::King)
+            };
+            let m = *moves
+                .as_slice()
+                .iter()
+                .find(|m| is_king(m) == (kind == Kind::King))?;
             Some(Case {
                 pos: pos.clone(),
                 acc: Accumulator::new(net, pos),
@@ -105,13 +125,17 @@ fn main() -> ExitCode {
         args.get(2).and_then(|r| r.parse::<usize>().ok()),
     ) else {
         eprintln!(
-            "usage: nnue_cost refresh|quiet|capture|output|handwritten ROUNDS [NETWORK.nnue]"
+            "usage: nnue_cost refresh|quiet|capture|king|output|handwritten ROUNDS \
+             [NETWORK.nnue|random:LAYOUT]"
         );
         return ExitCode::from(2);
     };
-    let file_net = match args.get(3).map(|path| {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    let file_net = match args.get(3).map(|path| match path.strip_prefix("random:") {
+        Some(layout) => random_network(layout),
+        None => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+        }
     }) {
         None => None,
         Some(Ok(net)) => Some(net),
@@ -122,10 +146,15 @@ fn main() -> ExitCode {
     };
     let net = file_net.as_ref().unwrap_or_else(|| default_network());
     let positions = common::sample_positions(400);
-    let cases = cases(net, &positions, mode == "capture");
+    let kind = match mode.as_str() {
+        "capture" => Kind::Capture,
+        "king" => Kind::King,
+        _ => Kind::Quiet,
+    };
+    let cases = cases(net, &positions, kind);
     let sum = match mode.as_str() {
         "refresh" => measure_refresh(net, &cases, rounds),
-        "quiet" | "capture" => measure_update(net, &cases, rounds),
+        "quiet" | "capture" | "king" => measure_update(net, &cases, rounds),
         "output" => measure_output(net, &cases, rounds),
         "handwritten" => measure_handwritten(&cases, rounds),
         _ => {
@@ -135,4 +164,19 @@ fn main() -> ExitCode {
     };
     println!("{mode}: {} calls (checksum {sum})", rounds * cases.len());
     ExitCode::SUCCESS
+}
+
+/// A network of small pseudo-random weights with the king-bucket layout
+/// named `layout` ([`KingBuckets::NAMED`]) and one output bucket.
+fn random_network(layout: &str) -> Result<Network, String> {
+    let king = KingBuckets::by_name(layout).ok_or_else(|| format!("no layout {layout}"))?;
+    let mut rng = common::Rng::new(1);
+    let mut next = |range: u64| (rng.next_u64() % (2 * range + 1)) as i64 - range as i64;
+    let ft = (0..king.inputs() * HIDDEN)
+        .map(|_| next(100) as i16)
+        .collect();
+    let bias = (0..HIDDEN).map(|_| next(300) as i16).collect();
+    let out = (0..2 * HIDDEN).map(|_| next(4000) as i16).collect();
+    Network::from_parts_with_king_buckets(king, ft, bias, out, vec![0], "random")
+        .map_err(|e| e.to_string())
 }

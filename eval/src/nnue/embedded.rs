@@ -52,6 +52,46 @@ mod tests {
         assert_eq!(evaluate(net, &acc, pos.side_to_move()), net.evaluate(&pos));
     }
 
+    /// The embedded network's evaluations, pinned: the reference and the
+    /// incremental path over the benchmark's 400 sample positions and
+    /// along a random game from each, hashed. Any change to the inference
+    /// (a feature index, a rounding, the file reader) that alters even
+    /// one evaluation of the embedded network changes the hash.
+    #[test]
+    fn the_embedded_network_evaluates_as_pinned() {
+        use crate::nnue::test_support::{common, Rng};
+        use crate::nnue::Change;
+        let net = default_network();
+        let mut h = crate::fnv1a(std::iter::empty());
+        let mut mix = |v: i32| {
+            for b in v.to_le_bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        let mut rng = Rng::new(5);
+        let mut sum = 0i64;
+        for pos in common::sample_positions(400) {
+            let e = net.evaluate(&pos);
+            sum += i64::from(e);
+            mix(e);
+            let mut pos = pos;
+            let mut acc = Accumulator::new(net, &pos);
+            for _ in 0..6 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[rng.index(moves.len())];
+                let mut child = Accumulator::default();
+                child.update(&acc, net, &Change::of_move(&pos, m).unwrap());
+                pos.make_move(m);
+                acc = child;
+                mix(evaluate(net, &acc, pos.side_to_move()));
+            }
+        }
+        assert_eq!((h, sum), (0xa5a1_b9b1_4873_5565, 694), "{h:#018x} {sum}");
+    }
+
     #[test]
     fn the_embedded_network_is_trained() {
         // A random network has no idea that a rook is worth much; the

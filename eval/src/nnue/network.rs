@@ -1,6 +1,6 @@
 //! The quantised network and its file format.
 //!
-//! # Architecture (format version 3)
+//! # Architecture (format versions 3 and 4)
 //!
 //! `(1260 → HIDDEN) × 2 → SCReLU → 1`, with one output row per *output
 //! bucket*: one feature transformer shared by both perspectives turns
@@ -16,6 +16,12 @@
 //! separate output rows let the network answer them separately at the
 //! cost of one index. A network with one bucket is the architecture of
 //! format version 2 exactly.
+//!
+//! A network may also have *king buckets* (format version 4,
+//! [`KingBuckets`]): `(k × 1260 → HIDDEN) × 2`, one set of feature weights
+//! per bucket of the perspective's own king's point, the board mirrored
+//! for a king on file f. Only the feature transformer grows; the
+//! accumulators, the output layer and the arithmetic below are the same.
 //!
 //! Integer arithmetic, with the float network of the trainer scaled by
 //! [`QFT`] (feature transformer) and [`QB`] (output weights):
@@ -55,12 +61,13 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `SHUAINNU` |
-//! | 4 | format version, 3 (or 2, see below) |
-//! | 4 × 7 | inputs (1260), hidden size, output buckets `n` (1 to 31), QFT, the squared activation's divisor (4096), QB, SCALE |
+//! | 4 | format version, 3 (or 2 or 4, see below) |
+//! | 4 × 7 | inputs per king bucket (1260), hidden size, output buckets `n` (1 to 31), QFT, the squared activation's divisor (4096), QB, SCALE |
+//! | 4 × 11 | version 4 only: king buckets `k` (1 to 9), mirrored (0 or 1), the bucket of each palace point (9 values, [`KingBuckets::map`]) |
 //! | 8 | FNV-1a 64 hash of the parameter bytes that follow the description |
 //! | 4 | description length (at most 4096) |
 //! | … | description, UTF-8: architecture and how the network was made |
-//! | 2 × 1260 × hidden | feature weights, i16, feature by feature |
+//! | 2 × k × 1260 × hidden | feature weights, i16, feature by feature (bucket by bucket; `k` = 1 before version 4) |
 //! | 2 × hidden | feature biases, i16 |
 //! | n × 2 × 2 × hidden | output weights, i16, bucket by bucket: the side to move's half first |
 //! | n × 4 | output biases, i32, bucket by bucket |
@@ -69,12 +76,15 @@
 //! network is still written as version 2, so the files every earlier
 //! build reads (the embedded network among them) keep their bytes and
 //! hashes; a version-3 file with one bucket reads as the same network.
+//! Likewise a network without king buckets ([`KingBuckets::NONE`]) is
+//! written as version 2 or 3, and a version-4 file whose layout is
+//! `NONE` reads as the same network as those.
 //!
 //! The header names the architecture, so a file made for another hidden
 //! size or version is refused with a message that says so, and the hash
 //! catches a damaged file.
 
-use super::features::{active_features, INPUTS};
+use super::features::{active_features, active_features_with, KingBuckets, View, INPUTS};
 use crate::fnv1a;
 use shuai_board::Position;
 use std::fmt;
@@ -98,6 +108,9 @@ pub const FORMAT_VERSION: u32 = 3;
 /// The earlier version this build still reads and writes for a
 /// one-bucket network: [`FORMAT_VERSION`]'s layout with one bucket.
 pub const FORMAT_VERSION_ONE_BUCKET: u32 = 2;
+/// The version this build writes for a network with king buckets:
+/// [`FORMAT_VERSION`]'s with the king-bucket layout in the header.
+pub const FORMAT_VERSION_KING_BUCKETS: u32 = 4;
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"SHUAINNU";
 /// Most output buckets a network may have: one per possible number of
@@ -169,7 +182,9 @@ impl Row {
 /// A quantised network, ready to evaluate.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS` rows, feature by feature.
+    /// How the own king's point picks the feature set.
+    pub(crate) king: KingBuckets,
+    /// `king.count() × INPUTS` rows, feature by feature.
     pub(crate) ft_weights: Vec<Row>,
     pub(crate) ft_bias: Row,
     /// One pair of rows per output bucket: the side to move's half, then
@@ -190,17 +205,40 @@ impl fmt::Debug for Network {
     }
 }
 
-/// Bytes of the parameters of a network with `buckets` output buckets.
-const fn parameter_len(buckets: usize) -> usize {
-    2 * (INPUTS + 1) * HIDDEN + buckets * (2 * 2 * HIDDEN + 4)
+/// Bytes of the parameters of a network with `buckets` output buckets
+/// and `king_buckets` king buckets.
+const fn parameter_len(buckets: usize, king_buckets: usize) -> usize {
+    2 * (king_buckets * INPUTS + 1) * HIDDEN + buckets * (2 * 2 * HIDDEN + 4)
 }
 
 impl Network {
-    /// A network from its parameters (as a trainer quantises them) and a
-    /// description of how it was made. The number of output biases is
-    /// the number of output buckets (1 to [`MAX_OUTPUT_BUCKETS`]); the
-    /// output weights are `2 · HIDDEN` per bucket, bucket by bucket.
+    /// A network without king buckets from its parameters (as a trainer
+    /// quantises them) and a description of how it was made. The number
+    /// of output biases is the number of output buckets (1 to
+    /// [`MAX_OUTPUT_BUCKETS`]); the output weights are `2 · HIDDEN` per
+    /// bucket, bucket by bucket.
     pub fn from_parts(
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: Vec<i32>,
+        description: &str,
+    ) -> Result<Network, NetworkError> {
+        Network::from_parts_with_king_buckets(
+            KingBuckets::NONE,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            description,
+        )
+    }
+
+    /// [`Network::from_parts`] for a network whose features are chosen by
+    /// `king`: `king.count() × INPUTS × HIDDEN` feature weights, bucket by
+    /// bucket.
+    pub fn from_parts_with_king_buckets(
+        king: KingBuckets,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
@@ -222,7 +260,7 @@ impl Network {
                 "{buckets} output buckets, 1 to {MAX_OUTPUT_BUCKETS} allowed"
             )));
         }
-        check("feature weights", ft_weights.len(), INPUTS * HIDDEN)?;
+        check("feature weights", ft_weights.len(), king.inputs() * HIDDEN)?;
         check("feature biases", ft_bias.len(), HIDDEN)?;
         check("output weights", out_weights.len(), buckets * 2 * HIDDEN)?;
         if description.len() > MAX_DESCRIPTION {
@@ -232,6 +270,7 @@ impl Network {
             )));
         }
         let mut net = Network {
+            king,
             ft_weights: ft_weights
                 .chunks_exact(HIDDEN)
                 .map(Row::from_slice)
@@ -265,22 +304,52 @@ impl Network {
         self.out_bias.len()
     }
 
+    /// How the network's features depend on the own king's point
+    /// ([`KingBuckets::NONE`] for a network without king buckets).
+    pub fn king_buckets(&self) -> KingBuckets {
+        self.king
+    }
+
+    /// How `perspective` reads the board when its own king stands on
+    /// `own_king` ([`KingBuckets::view`] of the network's layout).
+    #[inline]
+    pub fn view(&self, perspective: shuai_board::Color, own_king: shuai_board::Square) -> View {
+        self.king.view(perspective, own_king)
+    }
+
     /// One line naming the network's architecture, e.g.
-    /// `(1260->256)x2->SCReLU->1`.
+    /// `(1260->256)x2->SCReLU->1` or, with king buckets,
+    /// `(6x1260->256)x2->SCReLU->1, 6 king buckets 0,1,0/2,3,2/4,5,4 mirrored`.
     pub fn architecture(&self) -> String {
-        Network::architecture_for(self.buckets())
+        Network::architecture_with(&self.king, self.buckets())
     }
 
     /// The architecture line of a network with `buckets` output buckets:
     /// `(1260->256)x2->SCReLU->1` for one (as before buckets existed),
     /// `(1260->256)x2->SCReLU->1, 8 output buckets by material` for more.
     pub fn architecture_for(buckets: usize) -> String {
-        let base = format!("({INPUTS}->{HIDDEN})x2->SCReLU->1");
-        if buckets == 1 {
-            base
+        Network::architecture_with(&KingBuckets::NONE, buckets)
+    }
+
+    /// The architecture line of a network with king buckets `king` and
+    /// `buckets` output buckets: [`Network::architecture_for`] without
+    /// king buckets; with them the input count reads `kx1260` and the
+    /// layout is named (e.g. `(6x1260->256)x2->SCReLU->1, 6 king buckets
+    /// 0,1,0/2,3,2/4,5,4 mirrored, 8 output buckets by material`).
+    pub fn architecture_with(king: &KingBuckets, buckets: usize) -> String {
+        let mut line = if king.is_none() {
+            format!("({INPUTS}->{HIDDEN})x2->SCReLU->1")
         } else {
-            format!("{base}, {buckets} output buckets by material")
+            format!(
+                "({}x{INPUTS}->{HIDDEN})x2->SCReLU->1, {}",
+                king.count(),
+                king.name()
+            )
+        };
+        if buckets != 1 {
+            line += &format!(", {buckets} output buckets by material");
         }
+        line
     }
 
     /// The output bucket `pos` is evaluated with: by its pieces other than
@@ -297,7 +366,7 @@ impl Network {
     }
 
     fn parameter_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(parameter_len(self.buckets()));
+        let mut out = Vec::with_capacity(parameter_len(self.buckets(), self.king.count()));
         let rows = self
             .ft_weights
             .iter()
@@ -312,10 +381,13 @@ impl Network {
         out
     }
 
-    /// The network as a file: version 2 for one output bucket (what
-    /// earlier builds read), version 3 for more.
+    /// The network as a file: version 4 with king buckets; without, version
+    /// 2 for one output bucket (what earlier builds read), version 3 for
+    /// more.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let version = if self.buckets() == 1 {
+        let version = if !self.king.is_none() {
+            FORMAT_VERSION_KING_BUCKETS
+        } else if self.buckets() == 1 {
             FORMAT_VERSION_ONE_BUCKET
         } else {
             FORMAT_VERSION
@@ -326,6 +398,13 @@ impl Network {
         for v in architecture_fields(self.buckets()) {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        if version == FORMAT_VERSION_KING_BUCKETS {
+            out.extend_from_slice(&(self.king.count() as u32).to_le_bytes());
+            out.extend_from_slice(&u32::from(self.king.mirrored()).to_le_bytes());
+            for b in self.king.map() {
+                out.extend_from_slice(&u32::from(b).to_le_bytes());
+            }
+        }
         out.extend_from_slice(&self.hash.to_le_bytes());
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
@@ -333,7 +412,7 @@ impl Network {
         out
     }
 
-    /// Reads a network file (version 2 or 3); a file for another
+    /// Reads a network file (version 2, 3 or 4); a file for another
     /// architecture, a damaged or truncated file is refused with a
     /// message that says why.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
@@ -344,10 +423,17 @@ impl Network {
             ));
         }
         let version = r.u32()?;
-        if version != FORMAT_VERSION && version != FORMAT_VERSION_ONE_BUCKET {
+        if ![
+            FORMAT_VERSION_ONE_BUCKET,
+            FORMAT_VERSION,
+            FORMAT_VERSION_KING_BUCKETS,
+        ]
+        .contains(&version)
+        {
             return Err(NetworkError(format!(
                 "network format version {version}; this build reads versions \
-                 {FORMAT_VERSION_ONE_BUCKET} and {FORMAT_VERSION}"
+                 {FORMAT_VERSION_ONE_BUCKET}, {FORMAT_VERSION} and \
+                 {FORMAT_VERSION_KING_BUCKETS}"
             )));
         }
         let mut header = [0u32; 7];
@@ -375,6 +461,33 @@ impl Network {
                 Network::architecture_for(1)
             )));
         }
+        let king = if version == FORMAT_VERSION_KING_BUCKETS {
+            let count = r.u32()?;
+            let mirror = r.u32()?;
+            let mut map = [0u8; super::features::PALACE_POINTS];
+            for m in map.iter_mut() {
+                // An entry too large for a byte is refused below as one
+                // too large for a bucket.
+                *m = u8::try_from(r.u32()?).unwrap_or(u8::MAX);
+            }
+            let layout = if mirror > 1 {
+                Err(format!("mirror flag {mirror}, 0 or 1 allowed"))
+            } else {
+                KingBuckets::new(map, mirror == 1)
+            };
+            match layout {
+                Ok(k) if k.count() as u32 == count => k,
+                Ok(k) => {
+                    return Err(NetworkError(format!(
+                        "the header counts {count} king buckets, its table {}",
+                        k.count()
+                    )))
+                }
+                Err(e) => return Err(NetworkError(format!("king buckets: {e}"))),
+            }
+        } else {
+            KingBuckets::NONE
+        };
         let hash = r.u64()?;
         let len = r.u32()? as usize;
         if len > MAX_DESCRIPTION {
@@ -386,7 +499,7 @@ impl Network {
             .map_err(|_| NetworkError("description is not UTF-8".into()))?
             .to_string();
         let params = &bytes[r.at..];
-        let want_len = parameter_len(buckets);
+        let want_len = parameter_len(buckets, king.count());
         if params.len() != want_len {
             return Err(NetworkError(format!(
                 "{} parameter bytes, expected {want_len} (truncated or padded file)",
@@ -403,23 +516,35 @@ impl Network {
         let mut i16s = weights
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = i16s.by_ref().take(INPUTS * HIDDEN).collect();
+        let ft_weights: Vec<i16> = i16s.by_ref().take(king.inputs() * HIDDEN).collect();
         let ft_bias: Vec<i16> = i16s.by_ref().take(HIDDEN).collect();
         let out_weights: Vec<i16> = i16s.collect();
         let out_bias = biases
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Network::from_parts(ft_weights, ft_bias, out_weights, out_bias, &description)
+        Network::from_parts_with_king_buckets(
+            king,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            &description,
+        )
     }
 
     /// The accumulator of `pos` from `perspective`, computed from scratch.
     pub fn refresh(&self, pos: &Position, perspective: shuai_board::Color) -> [i16; HIDDEN] {
         let mut acc = self.ft_bias.0;
-        for f in active_features(pos, perspective) {
+        let mut add = |f: usize| {
             for (a, w) in acc.iter_mut().zip(&self.ft_weights[f].0) {
                 *a = a.wrapping_add(*w);
             }
+        };
+        if self.king.is_none() {
+            active_features(pos, perspective).for_each(&mut add);
+        } else {
+            active_features_with(pos, perspective, &self.king).for_each(&mut add);
         }
         acc
     }
@@ -506,7 +631,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::test_support::{random_bucketed_network, random_network};
+    use crate::nnue::test_support::{random_bucketed_network, random_king_network, random_network};
 
     /// The format version a file's header names.
     fn version(bytes: &[u8]) -> u32 {
@@ -578,6 +703,85 @@ mod tests {
             pos.make_move(pos.parse_move(m).unwrap());
         }
         assert_eq!(a.evaluate(&pos), b.evaluate(&pos));
+    }
+
+    #[test]
+    fn king_bucket_file_round_trip() {
+        let net = random_king_network(7, KingBuckets::MIRRORED_6, 8);
+        let bytes = net.to_bytes();
+        let header = 8 + 32 + 44 + 8 + 4 + "random test network".len();
+        assert_eq!(
+            bytes.len(),
+            header + 2 * (6 * INPUTS + 1) * HIDDEN + 8 * (2 * 2 * HIDDEN + 4)
+        );
+        assert_eq!(version(&bytes), 4);
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        // After the seven architecture fields: 6 buckets, mirrored, the map.
+        assert_eq!(u32_at(12), 1260, "inputs per king bucket");
+        assert_eq!((u32_at(40), u32_at(44)), (6, 1));
+        let map: Vec<u32> = (0..9).map(|i| u32_at(48 + 4 * i)).collect();
+        assert_eq!(map, [0, 1, 0, 2, 3, 2, 4, 5, 4]);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.king_buckets(), KingBuckets::MIRRORED_6);
+        assert_eq!(back.hash(), net.hash());
+        assert_eq!(
+            back.architecture(),
+            "(6x1260->256)x2->SCReLU->1, 6 king buckets 0,1,0/2,3,2/4,5,4 mirrored, \
+             8 output buckets by material"
+        );
+        assert_eq!(
+            random_king_network(1, KingBuckets::POINTS_9, 1).architecture(),
+            "(9x1260->256)x2->SCReLU->1, 9 king buckets 0,1,2/3,4,5/6,7,8"
+        );
+        let pos = Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap();
+        assert_eq!(back.evaluate(&pos), net.evaluate(&pos));
+        // The same parameters without king buckets would be another
+        // network: the header's layout is part of the hash's context.
+        let none = random_king_network(7, KingBuckets::NONE, 8);
+        assert_ne!(none.evaluate(&pos), net.evaluate(&pos));
+    }
+
+    #[test]
+    fn a_version_4_file_without_king_buckets_is_the_version_3_network() {
+        // Version 4 with the layout NONE is version 3 plus 44 header bytes:
+        // it reads as the same network, written again as version 3 (or 2).
+        for buckets in [1, 8] {
+            let net = random_bucketed_network(17, buckets);
+            let old = net.to_bytes();
+            let mut v4 = old[..40].to_vec();
+            v4[8..12].copy_from_slice(&FORMAT_VERSION_KING_BUCKETS.to_le_bytes());
+            for v in [1u32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] {
+                v4.extend_from_slice(&v.to_le_bytes());
+            }
+            v4.extend_from_slice(&old[40..]);
+            let back = Network::from_bytes(&v4).unwrap();
+            assert_eq!(back, net);
+            assert_eq!(back.to_bytes(), old);
+        }
+    }
+
+    #[test]
+    fn damaged_king_bucket_headers_are_refused_with_reasons() {
+        let bytes = random_king_network(3, KingBuckets::MIRRORED_6, 1).to_bytes();
+        let err = |b: &[u8]| Network::from_bytes(b).unwrap_err().0;
+        let with = |at: usize, v: u32| {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        assert!(err(&with(40, 5)).contains("counts 5 king buckets, its table 6"));
+        assert!(err(&with(44, 2)).contains("mirror flag 2"));
+        // File f of rank 0 (entry 2) must be d's bucket when mirrored.
+        assert!(err(&with(48 + 8, 1)).contains("file f of rank 0"));
+        assert!(err(&with(48, 300)).contains("king bucket 255"));
+        // Unmirrored, the same table is valid but the file then holds
+        // weights for 6 buckets under another layout: the header is
+        // consistent, so it reads, as a different network.
+        let unmirrored = Network::from_bytes(&with(44, 0)).unwrap();
+        assert!(!unmirrored.king_buckets().mirrored());
+        assert!(err(&bytes[..bytes.len() - 2]).contains("truncated"));
+        assert!(err(&bytes[..60]).contains("ends inside the header"));
     }
 
     #[test]
@@ -657,9 +861,9 @@ mod tests {
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&512u32.to_le_bytes());
         assert!(err(&wide).contains("hidden 512"), "{}", err(&wide));
-        let mut v4 = bytes.clone();
-        v4[8] = 4;
-        assert!(err(&v4).contains("version 4"), "{}", err(&v4));
+        let mut v5 = bytes.clone();
+        v5[8] = 5;
+        assert!(err(&v5).contains("version 5"), "{}", err(&v5));
         // Version 2 holds one bucket; version 3 from 1 to 31.
         let mut v2_eight = bytes.clone();
         v2_eight[20..24].copy_from_slice(&8u32.to_le_bytes());
