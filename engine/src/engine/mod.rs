@@ -151,6 +151,42 @@ struct Running {
     infinite: bool,
 }
 
+/// Checks a search's outcome against the position searched: a best move
+/// that is not legal there (or banned) becomes a legal fallback move, and
+/// a ponder move that is not legal after it is dropped. Returns what was
+/// wrong, if anything. Should never fire: the search only plays legal
+/// moves of the position it was given.
+fn check_outcome(pos: &Position, banned: &[Move], outcome: &mut Outcome) -> Option<String> {
+    let m = outcome.best_move?;
+    if !pos.is_legal(m) || banned.contains(&m) {
+        let fallback = fallback_outcome(pos, banned);
+        let problem = format!(
+            "internal error: the search chose {m}, not a legal move of {}; playing {} instead",
+            pos.to_fen(),
+            fallback
+                .best_move
+                .map_or_else(|| "nothing".to_string(), |f| f.to_string())
+        );
+        *outcome = Outcome {
+            time: outcome.time,
+            nodes: outcome.nodes,
+            ..fallback
+        };
+        return Some(problem);
+    }
+    if let Some(p) = outcome.ponder_move {
+        let mut after = pos.clone();
+        after.make_move(m);
+        if !after.is_legal(p) {
+            outcome.ponder_move = None;
+            return Some(format!(
+                "internal error: ponder move {p} is not legal after {m}; dropped"
+            ));
+        }
+    }
+    None
+}
+
 /// The engine. One search at a time runs on its own thread; the searcher
 /// (with its table) moves into that thread and back.
 pub struct Engine {
@@ -517,6 +553,12 @@ impl Engine {
                     Some(r) => decide.outcome(&pos, r, &collector),
                     None => fallback_outcome(&pos, &banned),
                 };
+                // The last guard: the move answers the position the GUI
+                // gave, whatever went wrong on the way (issue 51).
+                if let Some(problem) = check_outcome(&pos, &banned, &mut outcome) {
+                    log::error!("{problem}");
+                    listener.message(&problem);
+                }
                 outcome.time = start.elapsed();
                 if outcome.best_move.is_some() {
                     let offered = draw_offer.load(Ordering::SeqCst);
@@ -632,6 +674,43 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use shuai_search::Limits;
+
+    #[test]
+    fn an_illegal_outcome_becomes_a_legal_move() {
+        let pos = Position::startpos();
+        let mv = |t: &str| pos.parse_move(t).unwrap();
+        let mut good = fallback_outcome(&pos, &[]);
+        good.best_move = Some(mv("h2e2"));
+        let mut reply = pos.clone();
+        reply.make_move(mv("h2e2"));
+        good.ponder_move = Some(reply.parse_move("h9g7").unwrap());
+        let mut checked = good.clone();
+        assert_eq!(check_outcome(&pos, &[], &mut checked), None);
+        assert_eq!(checked, good);
+        // A Red move answered for Black (what the GUI saw in issue 51).
+        let mut after = pos.clone();
+        after.make_move(mv("b2e2"));
+        let mut wrong = good.clone();
+        let problem = check_outcome(&after, &[], &mut wrong).unwrap();
+        assert!(
+            problem.starts_with("internal error: the search chose h2e2, not a legal move of "),
+            "{problem}"
+        );
+        let played = wrong.best_move.unwrap();
+        assert!(after.is_legal(played));
+        assert_eq!(wrong.ponder_move, None);
+        // A banned move is replaced too; a bad ponder move is dropped.
+        let mut banned = good.clone();
+        check_outcome(&pos, &[mv("h2e2")], &mut banned).unwrap();
+        assert_ne!(banned.best_move, Some(mv("h2e2")));
+        let mut ponder = good.clone();
+        ponder.ponder_move = Some(mv("b2e2"));
+        assert_eq!(
+            check_outcome(&pos, &[], &mut ponder).as_deref(),
+            Some("internal error: ponder move b2e2 is not legal after h2e2; dropped")
+        );
+        assert_eq!(ponder.best_move, Some(mv("h2e2")));
+    }
 
     #[derive(Default)]
     struct Sink {
