@@ -53,12 +53,37 @@ pub struct Args {
     #[arg(long, default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=shuai_eval::nnue::MAX_OUTPUT_BUCKETS as i64))]
     output_buckets: u32,
+    /// King buckets: the first layer's inputs chosen by the own king's point in
+    /// its palace (format version 4). Alone it means mirrored6 (the king's file
+    /// d/e × rank, a king on file f mirrored onto d); also mirrored3 (by rank),
+    /// points9 (each point, unmirrored), none (the default: no king buckets).
+    #[arg(long, value_name = "LAYOUT", default_value = "none", num_args = 0..=1,
+          default_missing_value = "mirrored6", value_parser = parse_king_buckets)]
+    king_buckets: shuai_eval::nnue::KingBuckets,
+    /// With --king-buckets, train without the factoriser (shared feature weights
+    /// added to every king bucket's, folded into them when a network is written).
+    #[arg(long)]
+    no_factoriser: bool,
     /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
     #[arg(long)]
     resume: bool,
     /// Validation positions on which the integer network is compared with the float one each epoch.
     #[arg(long, default_value_t = 20000)]
     compare: usize,
+}
+
+/// A king-bucket layout by name (`shuai_eval::nnue::KingBuckets::NAMED`).
+fn parse_king_buckets(name: &str) -> Result<shuai_eval::nnue::KingBuckets, String> {
+    shuai_eval::nnue::KingBuckets::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = shuai_eval::nnue::KingBuckets::NAMED
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        format!(
+            "no king-bucket layout {name:?}; one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// Trains (or resumes), writing a checkpoint, a network and a log line
@@ -92,6 +117,8 @@ pub fn run(a: Args) -> Result<(), String> {
         mirror: a.mirror,
         hidden: shuai_eval::nnue::HIDDEN,
         buckets: a.output_buckets as usize,
+        king: a.king_buckets,
+        factoriser: !a.no_factoriser,
         out_dir: a.out.clone(),
         command: command.clone(),
     };
@@ -132,9 +159,17 @@ pub fn run(a: Args) -> Result<(), String> {
     train::train(&cfg, state, &train_set, &valid_set, &mut |report, state| {
         // The checkpoint first: nothing after it can lose the epoch.
         state.save(&ckpt_path)?;
+        let factorised = if state.model.factorised() {
+            " (trained with a factoriser)"
+        } else {
+            ""
+        };
         let description = format!(
-            "{}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
-            shuai_eval::nnue::Network::architecture_for(a.output_buckets as usize),
+            "{}{factorised}; epoch {}/{}; {} training positions; valid loss {:.6}; {}",
+            shuai_eval::nnue::Network::architecture_with(
+                &a.king_buckets,
+                a.output_buckets as usize
+            ),
             report.epoch,
             a.epochs,
             n_train,

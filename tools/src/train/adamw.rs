@@ -14,6 +14,8 @@ const EPSILON: f32 = 1e-8;
 pub struct AdamW {
     /// First moments, then second moments, of the feature weights.
     pub ft_weights: [Vec<f32>; 2],
+    /// Of the factoriser's weights (empty without one).
+    pub ft_factor: [Vec<f32>; 2],
     /// Of the feature biases.
     pub ft_bias: [Vec<f32>; 2],
     /// Of the output weights (every bucket's row).
@@ -55,6 +57,7 @@ impl AdamW {
         let zeros = |n: usize| [vec![0.0; n], vec![0.0; n]];
         AdamW {
             ft_weights: zeros(model.ft_weights.len()),
+            ft_factor: zeros(model.ft_factor.len()),
             ft_bias: zeros(model.ft_bias.len()),
             out_weights: zeros(model.out_weights.len()),
             out_bias: zeros(model.out_bias.len()),
@@ -69,7 +72,10 @@ impl AdamW {
     /// small batch are untouched, and decaying them every step would cost
     /// as much as the whole batch). The output layer is stepped whole,
     /// every bucket's row: it is small, and a batch of thousands of
-    /// positions reaches nearly every bucket anyway.
+    /// positions reaches nearly every bucket anyway. A factor row's
+    /// gradient is the sum of its bucket rows' ([`Gradients::factor_row`],
+    /// thread by thread, bucket by bucket), and it is stepped when any of
+    /// them was touched.
     pub fn step(
         &mut self,
         model: &mut Model,
@@ -110,6 +116,28 @@ impl AdamW {
                     step.apply(p, m, v, sum);
                 },
             );
+        if model.factorised() {
+            let [m, v] = &mut self.ft_factor;
+            model
+                .ft_factor
+                .par_chunks_mut(h)
+                .zip(m.par_chunks_mut(h))
+                .zip(v.par_chunks_mut(h))
+                .enumerate()
+                .for_each_init(
+                    || vec![0.0f32; h],
+                    |sum, (f, ((p, m), v))| {
+                        sum.fill(0.0);
+                        let mut touched = false;
+                        for g in grads {
+                            touched |= g.factor_row(f, sum);
+                        }
+                        if touched {
+                            step.apply(p, m, v, sum);
+                        }
+                    },
+                );
+        }
         let sum_of = |pick: fn(&Gradients) -> &[f32], n: usize| {
             let mut sum = vec![0.0f32; n];
             for g in grads {
@@ -181,6 +209,38 @@ mod tests {
         assert!((model.out_weights[4] - (before.out_weights[4] + 0.01)).abs() < 1e-6);
         assert_eq!(model.out_weights[..4], before.out_weights[..4]);
         assert_eq!(opt.step, 1);
+    }
+
+    #[test]
+    fn a_factor_row_steps_on_the_sum_of_its_bucket_rows() {
+        // Feature 7 in king bucket 0 with gradient +3 (thread 1) and in
+        // bucket 1 with -1 (thread 2), so the factor row's gradient is +2:
+        // the bucket rows move against their own gradients, the factor row
+        // against the sum. Feature 8 is untouched everywhere: nothing moves.
+        use shuai_eval::nnue::{KingBuckets, INPUTS};
+        let king = KingBuckets::MIRRORED_3;
+        let mut model = Model::with_king_buckets(2, 1, king, true, 1);
+        let before = model.clone();
+        let (mut a, mut b) = (Gradients::for_model(&model), Gradients::for_model(&model));
+        a.ft_weights[7 * 2] = 3.0;
+        a.touched[7] = true;
+        b.ft_weights[(INPUTS + 7) * 2 + 1] = -1.0;
+        b.touched[INPUTS + 7] = true;
+        let mut opt = AdamW::new(&model);
+        assert_eq!(opt.ft_factor[0].len(), INPUTS * 2);
+        opt.step(&mut model, &[a, b], 4, 0.01, 0.0);
+        let moved = |after: &[f32], before: &[f32], i: usize| after[i] - before[i];
+        assert!((moved(&model.ft_weights, &before.ft_weights, 14) + 0.01).abs() < 1e-6);
+        let row1 = (INPUTS + 7) * 2 + 1;
+        assert!((moved(&model.ft_weights, &before.ft_weights, row1) - 0.01).abs() < 1e-6);
+        // The factor row: +3 in unit 0, −1 in unit 1.
+        assert!((moved(&model.ft_factor, &before.ft_factor, 14) + 0.01).abs() < 1e-6);
+        assert!((moved(&model.ft_factor, &before.ft_factor, 15) - 0.01).abs() < 1e-6);
+        assert_eq!(model.ft_factor[16..18], before.ft_factor[16..18]);
+        assert_eq!(model.ft_weights[16..18], before.ft_weights[16..18]);
+        // Bucket 2's row 7 had no gradient: lazy Adam leaves it alone.
+        let row2 = (2 * INPUTS + 7) * 2;
+        assert_eq!(model.ft_weights[row2], before.ft_weights[row2]);
     }
 
     #[test]

@@ -18,6 +18,11 @@
 //! The data order of epoch `e` depends only on the seed and `e`. So a run
 //! is deterministic for a given seed and thread count, and a resumed run
 //! continues exactly where the interrupted one stopped.
+//!
+//! With king buckets (`TrainConfig::king`), a sample's features come
+//! from the engine's [`KingBuckets::view`] and [`View::index`]
+//! (shuai_eval::nnue::View), so trainer and engine share one definition;
+//! see [`model`] for the factoriser.
 
 pub mod adamw;
 pub mod checkpoint;
@@ -29,8 +34,8 @@ use checkpoint::Checkpoint;
 use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Rng;
-use shuai_board::{Color, PieceKind};
-use shuai_eval::nnue::{feature_index, Network, OUTPUT_SCALE, QB, QFT, SCALE};
+use shuai_board::{Color, File, Piece, PieceKind, Rank, Square};
+use shuai_eval::nnue::{KingBuckets, Network, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -63,6 +68,11 @@ pub struct TrainConfig {
     /// [`shuai_eval::nnue::MAX_OUTPUT_BUCKETS`]; 1 is the network without
     /// buckets).
     pub buckets: usize,
+    /// King buckets ([`KingBuckets::NONE`]: the features without them).
+    pub king: KingBuckets,
+    /// With king buckets, train a factoriser: shared feature rows added to
+    /// every bucket's, folded into them when the network is written.
+    pub factoriser: bool,
     /// Where checkpoints, networks and the log go.
     pub out_dir: PathBuf,
     /// How the run was started, for the networks' descriptions.
@@ -133,8 +143,10 @@ pub fn target(p: &PackedPosition, lambda: f32) -> f32 {
     lambda * sigmoid(score / SCALE as f32) + (1.0 - lambda) * result
 }
 
-/// The training sample of a record, mirrored left to right if asked.
-pub fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
+/// The training sample of a record, mirrored left to right if asked, with
+/// the features of king-bucket layout `king` (the engine's
+/// [`KingBuckets::view`] of each side's king, after the mirroring).
+pub fn sample(p: &PackedPosition, lambda: f32, mirror: bool, king: &KingBuckets) -> Sample {
     let stm = p.side_to_move();
     let mut s = Sample {
         us: [0; MAX_ACTIVE],
@@ -143,17 +155,32 @@ pub fn sample(p: &PackedPosition, lambda: f32, mirror: bool) -> Sample {
         pieces: 0,
         target: target(p, lambda),
     };
+    let a0 = Square::new(File::ALL[0], Rank::ALL[0]);
+    let mut pieces = [(Piece::new(Color::Red, PieceKind::King), a0); MAX_ACTIVE];
+    // Where a record without a king (`pack` refuses one) would have it.
+    let mut kings = [
+        Square::new(File::ALL[4], Rank::ALL[0]),
+        Square::new(File::ALL[4], Rank::ALL[9]),
+    ];
     p.for_each_piece(|piece, sq| {
         // Records never hold more than MAX_ACTIVE pieces (`pack` refuses).
         if s.len < MAX_ACTIVE {
             // The engine counts the occupied points less the two kings.
             s.pieces += u8::from(piece.kind() != PieceKind::King);
             let sq = if mirror { sq.mirror() } else { sq };
-            s.us[s.len] = feature_index(stm, piece, sq) as u16;
-            s.them[s.len] = feature_index(stm.opponent(), piece, sq) as u16;
+            if piece.kind() == PieceKind::King {
+                kings[piece.color().index()] = sq;
+            }
+            pieces[s.len] = (piece, sq);
             s.len += 1;
         }
     });
+    let us = king.view(stm, kings[stm.index()]);
+    let them = king.view(stm.opponent(), kings[stm.opponent().index()]);
+    for (i, &(piece, sq)) in pieces[..s.len].iter().enumerate() {
+        s.us[i] = us.index(piece, sq) as u16;
+        s.them[i] = them.index(piece, sq) as u16;
+    }
     s
 }
 
@@ -177,13 +204,17 @@ pub fn mean_loss(model: &Model, records: &[PackedPosition], lambda: f32) -> f64 
     if records.is_empty() {
         return 0.0;
     }
+    // Folded once: the same outputs as the factorised model, at half the
+    // cost per sample.
+    let unfactorised = model.unfactorised();
+    let model: &Model = &unfactorised;
     let sums: Vec<f64> = records
         .par_chunks(4096)
         .map(|chunk| {
             chunk
                 .iter()
                 .map(|p| {
-                    let s = sample(p, lambda, false);
+                    let s = sample(p, lambda, false, &model.king);
                     let e = f64::from(sigmoid(model.output(&s)) - s.target);
                     e * e
                 })
@@ -212,8 +243,11 @@ pub fn hand_written_loss(records: &[PackedPosition], lambda: f32) -> Result<f64,
 
 /// The engine's integer network for `model`: weights rounded to the
 /// scales [`QFT`] and [`QB`] (the output biases to `OUTPUT_SCALE`; the
-/// float weights are clipped so they fit).
+/// float weights are clipped so they fit), a factoriser folded into the
+/// king buckets' rows first.
 pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
+    let unfactorised = model.unfactorised();
+    let model: &Model = &unfactorised;
     let q16 = |xs: &[f32], scale: i32| -> Vec<i16> {
         xs.iter()
             .map(|x| {
@@ -230,7 +264,8 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
             .map(|x| x.clamp(-FEATURE_CLIP, FEATURE_CLIP))
             .collect()
     };
-    Network::from_parts(
+    Network::from_parts_with_king_buckets(
+        model.king,
         q16(&ft(&model.ft_weights), QFT),
         q16(&ft(&model.ft_bias), QFT),
         q16(&model.out_weights, QB),
@@ -256,10 +291,12 @@ pub fn compare(
     records: &[PackedPosition],
     lambda: f32,
 ) -> Result<QuantisationReport, String> {
+    let unfactorised = model.unfactorised();
+    let model: &Model = &unfactorised;
     let rows: Vec<(f64, f64)> = records
         .par_iter()
         .map(|p| {
-            let s = sample(p, lambda, false);
+            let s = sample(p, lambda, false, &model.king);
             let float_cp = f64::from(model.output(&s)) * f64::from(SCALE);
             let pos = p.to_position()?;
             let int_cp = f64::from(net.evaluate(&pos));
@@ -287,9 +324,29 @@ pub fn start(cfg: &TrainConfig, resume: Option<Checkpoint>) -> Result<Checkpoint
             "checkpoint has {} output buckets, the run asks for {}",
             c.model.buckets, cfg.buckets
         )),
+        Some(c) if c.model.king != cfg.king => Err(format!(
+            "checkpoint has {}, the run asks for {}",
+            c.model.king.name(),
+            cfg.king.name()
+        )),
+        Some(c) if c.model.factorised() != (cfg.factoriser && !cfg.king.is_none()) => Err(format!(
+            "checkpoint {} a factoriser, the run asks for {}",
+            if c.model.factorised() {
+                "has"
+            } else {
+                "has no"
+            },
+            if cfg.factoriser { "one" } else { "none" }
+        )),
         Some(c) => Ok(c),
         None => {
-            let model = Model::new(cfg.hidden, cfg.buckets, cfg.seed);
+            let model = Model::with_king_buckets(
+                cfg.hidden,
+                cfg.buckets,
+                cfg.king,
+                cfg.factoriser,
+                cfg.seed,
+            );
             Ok(Checkpoint {
                 optimiser: AdamW::new(&model),
                 model,
@@ -321,8 +378,11 @@ pub fn train(
     let batches_per_epoch = train_set.len().div_ceil(batch);
     let total_batches = (batches_per_epoch * cfg.epochs as usize).max(1);
     let mut grads: Vec<Gradients> = (0..threads)
-        .map(|_| Gradients::new(cfg.hidden, cfg.buckets))
+        .map(|_| Gradients::for_model(&state.model))
         .collect();
+    // The factorised model folded, refolded after every step: the forward
+    // and backward passes run on it (see `model`).
+    let mut folded = state.model.factorised().then(|| state.model.folded());
     let mut lr = cfg.lr;
     while state.epochs_done < cfg.epochs {
         let epoch = state.epochs_done + 1;
@@ -334,7 +394,7 @@ pub fn train(
             lr = cosine_lr(cfg.lr, cfg.lr_end, done as f64 / total_batches as f64);
             let per = ids.len().div_ceil(threads);
             pool.install(|| {
-                let model = &state.model;
+                let model = folded.as_ref().unwrap_or(&state.model);
                 grads
                     .par_iter_mut()
                     .zip(ids.par_chunks(per))
@@ -348,6 +408,7 @@ pub fn train(
                                     &train_set[i],
                                     cfg.lambda,
                                     cfg.mirror && mirrored(cfg.seed, epoch, i),
+                                    &model.king,
                                 )
                             })
                             .collect();
@@ -361,6 +422,9 @@ pub fn train(
                 state
                     .optimiser
                     .step(&mut state.model, &grads, ids.len(), lr, cfg.weight_decay);
+                if let Some(folded) = folded.as_mut() {
+                    state.model.fold_into(folded);
+                }
             });
             loss += grads.iter().map(|g| g.loss).sum::<f64>();
         }
@@ -407,7 +471,8 @@ mod tests {
     fn samples_match_the_engine_features() {
         let fen = "3ak4/9/4b4/p3C3p/9/2B6/P3c3P/4B4/4A4/3AK4 b - - 0 1";
         let pos = Position::from_fen(fen).unwrap();
-        let s = sample(&record(fen, 0, Outcome::Draw), 1.0, false);
+        let none = KingBuckets::NONE;
+        let s = sample(&record(fen, 0, Outcome::Draw), 1.0, false, &none);
         let mut us: Vec<u16> = s.us[..s.len].to_vec();
         let mut want: Vec<u16> = shuai_eval::nnue::active_features(&pos, Color::Black)
             .map(|f| f as u16)
@@ -415,7 +480,7 @@ mod tests {
         us.sort_unstable();
         want.sort_unstable();
         assert_eq!(us, want);
-        let m = sample(&record(fen, 0, Outcome::Draw), 1.0, true);
+        let m = sample(&record(fen, 0, Outcome::Draw), 1.0, true, &none);
         assert_eq!(m.len, s.len);
         assert_ne!(
             m.us[..m.len],
@@ -448,6 +513,8 @@ mod tests {
 
     fn tiny_config(epochs: u32, threads: usize, buckets: usize) -> TrainConfig {
         TrainConfig {
+            king: KingBuckets::NONE,
+            factoriser: false,
             epochs,
             batch: 64,
             lr: 0.01,
@@ -481,23 +548,57 @@ mod tests {
     #[test]
     fn training_learns_is_deterministic_and_resumes_exactly() {
         for buckets in [1, 31] {
-            learns_deterministic_resumes(buckets);
+            learns_deterministic_resumes(tiny_config(4, 2, buckets));
         }
     }
 
-    /// The run of `training_learns_is_deterministic_and_resumes_exactly`
-    /// with `buckets` output buckets (31: one per piece count, so the
-    /// games' positions spread over several).
-    fn learns_deterministic_resumes(buckets: usize) {
+    #[test]
+    fn training_with_king_buckets_learns_is_deterministic_and_resumes_exactly() {
+        // With and without the factoriser; 31 output buckets on top.
+        // Eight epochs: with six times the feature rows, each seen by
+        // fewer samples, the tiny run needs longer than four to gain.
+        for factoriser in [true, false] {
+            let mut cfg = tiny_config(8, 2, 1 + 30 * usize::from(factoriser));
+            cfg.king = KingBuckets::MIRRORED_6;
+            cfg.factoriser = factoriser;
+            learns_deterministic_resumes(cfg);
+        }
+    }
+
+    /// The runs without king buckets and 8 output buckets, as the trainer
+    /// computed them before king buckets existed (main 9e9e0b1, the same
+    /// test's run there): the checkpoint after two epochs, the quantised
+    /// network and the validation loss, bit for bit. King buckets are an
+    /// addition that leaves the default run alone.
+    #[test]
+    fn the_default_run_is_the_run_before_king_buckets() {
         let data = game_records(300);
-        let cfg = tiny_config(4, 2, buckets);
+        let mut cfg = tiny_config(2, 2, 8);
+        cfg.hidden = shuai_eval::nnue::HIDDEN;
+        let (end, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
+        let net = quantise(&end.model, "pinned").unwrap();
+        assert_eq!(shuai_eval::fnv1a(end.to_bytes()), 0xf1de_a6f4_92ce_e0d6);
+        assert_eq!(net.hash(), 0xfd2f_31cc_5710_211f);
+        assert_eq!(losses[1], 0.03234429562202006);
+    }
+
+    /// The run of `training_learns_is_deterministic_and_resumes_exactly`
+    /// with `cfg` (31 output buckets: one per piece count, so the games'
+    /// positions spread over several).
+    fn learns_deterministic_resumes(cfg: TrainConfig) {
+        let buckets = cfg.buckets;
+        let data = game_records(300);
         let (a, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
         let (b, _) = run(&cfg, start(&cfg, None).unwrap(), &data);
         // (assert! rather than assert_eq!: a checkpoint prints as 1.3 M floats)
         assert!(a == b, "same seed, data and threads: the same bits");
-        assert_eq!(a.epochs_done, 4);
-        assert_eq!(a.optimiser.step, 4 * 300u64.div_ceil(64));
-        assert!(losses[3] < losses[0], "the loss falls: {losses:?}");
+        assert_eq!(a.epochs_done, cfg.epochs);
+        assert_eq!(
+            a.optimiser.step,
+            u64::from(cfg.epochs) * 300u64.div_ceil(64)
+        );
+        let last = losses[losses.len() - 1];
+        assert!(last < losses[0] - 1e-3, "the loss falls: {losses:?}");
         // Interrupted after two epochs (the state saved through bytes, as
         // `last.ckpt` is), then resumed: the same run.
         let mut saved = None;
@@ -523,17 +624,40 @@ mod tests {
             "a resumed run ends where an uninterrupted one does"
         );
         // Another thread count sums in another order: close, not equal.
-        let (one, _) = run(
-            &tiny_config(4, 1, buckets),
-            start(&cfg, None).unwrap(),
-            &data,
-        );
+        let one_thread = TrainConfig {
+            threads: 1,
+            ..cfg.clone()
+        };
+        let (one, _) = run(&one_thread, start(&cfg, None).unwrap(), &data);
         let gap = one.model.out_bias[buckets - 1] - a.model.out_bias[buckets - 1];
         assert!(gap.abs() < 1e-3, "{gap}");
-        // Resuming with another bucket count is refused.
-        let other = tiny_config(4, 2, buckets % 31 + 1);
-        let err = start(&other, Some(a)).unwrap_err();
+        // Resuming with another bucket count, king-bucket layout or
+        // factoriser is refused.
+        let other = TrainConfig {
+            buckets: buckets % 31 + 1,
+            ..cfg.clone()
+        };
+        let err = start(&other, Some(a.clone())).unwrap_err();
         assert!(err.contains("output buckets"), "{err}");
+        let other = TrainConfig {
+            king: if cfg.king.is_none() {
+                KingBuckets::POINTS_9
+            } else {
+                KingBuckets::NONE
+            },
+            ..cfg.clone()
+        };
+        let err = start(&other, Some(a.clone())).unwrap_err();
+        assert!(err.contains("king bucket"), "{err}");
+        if !cfg.king.is_none() {
+            let other = TrainConfig {
+                factoriser: !cfg.factoriser,
+                ..cfg.clone()
+            };
+            let err = start(&other, Some(a.clone())).unwrap_err();
+            assert!(err.contains("factoriser"), "{err}");
+            assert_eq!(a.model.factorised(), cfg.factoriser);
+        }
     }
 
     #[test]
@@ -591,6 +715,86 @@ mod tests {
     }
 
     #[test]
+    fn king_bucket_samples_are_the_engine_features() {
+        // Both perspectives, king on and off file e, Red and Black to
+        // move; mirrored, the sample is the mirrored position's features.
+        let fens = [
+            "3ak4/9/4b4/p3C3p/9/2B6/P3c3P/4B4/4A4/3AK4 b - - 0 1",
+            "5k3/4a4/4b4/p3C3p/9/2B6/P3c3P/4B4/4K4/3A5 w - - 0 1",
+            "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1",
+            shuai_board::START_FEN,
+        ];
+        for king in [KingBuckets::MIRRORED_6, KingBuckets::POINTS_9] {
+            for fen in fens {
+                for mirror in [false, true] {
+                    let pos = Position::from_fen(fen).unwrap();
+                    let seen = if mirror {
+                        let placement = fen.split(' ').next().unwrap();
+                        let mirrored: Vec<String> = placement
+                            .split('/')
+                            .map(|r| r.chars().rev().collect())
+                            .collect();
+                        let rest = fen.split_once(' ').unwrap().1;
+                        Position::from_fen(&format!("{} {rest}", mirrored.join("/"))).unwrap()
+                    } else {
+                        pos.clone()
+                    };
+                    let s = sample(&record(fen, 0, Outcome::Draw), 1.0, mirror, &king);
+                    let stm = pos.side_to_move();
+                    for (got, p) in [(&s.us, stm), (&s.them, stm.opponent())] {
+                        let mut got: Vec<usize> = got[..s.len].iter().map(|&f| f.into()).collect();
+                        let mut want: Vec<usize> =
+                            shuai_eval::nnue::active_features_with(&seen, p, &king).collect();
+                        got.sort_unstable();
+                        want.sort_unstable();
+                        assert_eq!(got, want, "{fen} {} mirror {mirror}", king.name());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_factorised_model_quantises_as_its_folded_self() {
+        // Random factor and bucket rows (the bucket rows start at zero):
+        // the factorised model, its folded copy and the integer network
+        // agree on real positions, and the factoriser changes the outputs
+        // of every bucket.
+        let records = game_records(80);
+        let hidden = shuai_eval::nnue::HIDDEN;
+        let mut model = Model::with_king_buckets(hidden, 4, KingBuckets::MIRRORED_6, true, 3);
+        assert!(model.factorised() && model.ft_weights.iter().all(|&w| w == 0.0));
+        let mut r = Rng::new(5);
+        for w in model.ft_weights.iter_mut() {
+            *w = (r.unit() - 0.5) * 0.2;
+        }
+        let folded = model.folded();
+        assert!(!folded.factorised());
+        let (a, b) = (
+            quantise(&model, "f").unwrap(),
+            quantise(&folded, "f").unwrap(),
+        );
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a.king_buckets(), KingBuckets::MIRRORED_6);
+        for p in &records[..20] {
+            let s = sample(p, 1.0, false, &model.king);
+            assert_eq!(model.output(&s), folded.output(&s));
+        }
+        let r = compare(&model, &a, &records, 1.0).unwrap();
+        assert!(r.mean_abs_cp < 3.0 && r.max_abs_cp < 10.0, "{r:?}");
+        // Without the factor rows the network is another one.
+        let mut bare = model.clone();
+        bare.ft_factor.iter_mut().for_each(|w| *w = 0.0);
+        let s = sample(&records[7], 1.0, false, &model.king);
+        assert!((bare.output(&s) - model.output(&s)).abs() > 1e-3);
+        // A sum beyond the clip is clipped, as the engine's weights are.
+        let mut big = model.clone();
+        big.ft_factor[0] = 0.9;
+        big.ft_weights[0] = 0.9;
+        assert_eq!(big.folded().ft_weights[0], FEATURE_CLIP);
+    }
+
+    #[test]
     fn samples_count_the_pieces_besides_the_kings() {
         // The trainer's count picks the same bucket as the engine's.
         let net = quantise(&Model::new(shuai_eval::nnue::HIDDEN, 8, 1), "t").unwrap();
@@ -600,7 +804,12 @@ mod tests {
             ("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", 0),
             ("rnbakabnr/9/1c5c1/p1p1p4/9/9/9/9/9/4K4 w - - 0 1", 13),
         ] {
-            let s = sample(&record(fen, 0, Outcome::Draw), 1.0, true);
+            let s = sample(
+                &record(fen, 0, Outcome::Draw),
+                1.0,
+                true,
+                &KingBuckets::NONE,
+            );
             assert_eq!(s.pieces, pieces, "{fen}");
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(model.bucket(&s), net.bucket_of(&pos), "{fen}");

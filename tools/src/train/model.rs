@@ -11,9 +11,32 @@
 //! that row gets its gradient.
 //! The hidden size is a run-time value here, so the gradient check can use
 //! a tiny network; quantisation needs the engine's size.
+//!
+//! # King buckets and the factoriser
+//!
+//! With king buckets ([`KingBuckets`]) the feature transformer has one
+//! set of `INPUTS` rows per bucket, and a sample's features are already
+//! the bucketed indices (computed by the engine's own
+//! [`KingBuckets::view`]). Most positions have the king on its starting
+//! point, so the rarer buckets would see few samples and learn little. The
+//! *factoriser* ([`Model::ft_factor`]) is one more set of `INPUTS` rows,
+//! shared: the weight of feature `f` in bucket `b` is `W[b][f] + F[f]`,
+//! so what a piece on a point is worth whatever the king's point is learnt
+//! from every sample, and each bucket learns only its difference. The
+//! engine needs no factoriser: the sum is folded into each bucket's rows
+//! when the network is quantised ([`Model::folded`]); the training loop
+//! folds it once per step too and runs the forward and backward passes on
+//! the folded rows, which gives the bucket rows' gradients exactly; the
+//! factor row's gradient is their sum over the buckets
+//! ([`Gradients::factor_row`]).
+//!
+//! The effective weight is clipped to the feature clip when it is folded
+//! (each of `W` and `F` is clipped by the optimiser, so their sum could
+//! reach twice it): the float network then computes what the engine's
+//! integer one does. The gradient is passed through the clip unchanged.
 
 use shuai_board::Rng;
-use shuai_eval::nnue::{output_bucket, INPUTS};
+use shuai_eval::nnue::{output_bucket, KingBuckets, INPUTS};
 
 /// Largest absolute value of an output weight (as bullet and Stockfish
 /// trainers do): at ×4096 it fits in `i16`, and the engine's sum of 512
@@ -34,8 +57,15 @@ pub struct Model {
     pub hidden: usize,
     /// Output buckets (rows of the output layer).
     pub buckets: usize,
-    /// Feature weights, `INPUTS × hidden`, feature by feature.
+    /// How the own king's point picks the feature rows
+    /// ([`KingBuckets::NONE`]: one set of `INPUTS`).
+    pub king: KingBuckets,
+    /// Feature weights, `king.count() × INPUTS × hidden`, feature by
+    /// feature (bucket by bucket).
     pub ft_weights: Vec<f32>,
+    /// The factoriser: `INPUTS × hidden` weights added to every king
+    /// bucket's rows, or empty (no factoriser).
+    pub ft_factor: Vec<f32>,
     /// Feature biases, `hidden`.
     pub ft_bias: Vec<f32>,
     /// Output weights, `buckets × 2 × hidden`, bucket by bucket: the side
@@ -63,7 +93,9 @@ pub struct Sample {
 }
 
 /// Gradients of the loss summed over a chunk of samples, with the feature
-/// rows they touch (only those rows are cleared, summed and stepped).
+/// rows they touch (only those rows are cleared, summed and stepped). The
+/// factoriser's gradient is not stored: it is the sum of the bucket rows'
+/// ([`Gradients::factor_row`]).
 #[derive(Clone, Debug)]
 pub struct Gradients {
     /// Same layout as [`Model::ft_weights`].
@@ -96,16 +128,101 @@ impl Model {
     /// output rows bucket by bucket, so a one-bucket model is the one
     /// earlier trainers started from.
     pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+        Model::with_king_buckets(hidden, buckets, KingBuckets::NONE, false, seed)
+    }
+
+    /// [`Model::new`] with king buckets `king` and, if `factoriser`, a
+    /// factoriser. With the factoriser, the factor rows take the random
+    /// weights [`Model::new`] gives its feature rows and the bucket rows
+    /// start at zero, so the network starts as the one without king
+    /// buckets would (but for the mirroring); without it, every bucket's
+    /// rows are drawn from the stream in turn. The output rows follow
+    /// either way, so they are [`Model::new`]'s when the factoriser is on.
+    /// `factoriser` without king buckets is ignored (there is nothing to
+    /// share).
+    pub fn with_king_buckets(
+        hidden: usize,
+        buckets: usize,
+        king: KingBuckets,
+        factoriser: bool,
+        seed: u64,
+    ) -> Model {
         let mut r = init_stream(seed);
         let ft = 1.0 / 24f32.sqrt();
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        let factoriser = factoriser && !king.is_none();
+        let (ft_weights, ft_factor) = if factoriser {
+            let factor = (0..INPUTS * hidden).map(|_| r() * ft).collect();
+            (vec![0.0; king.inputs() * hidden], factor)
+        } else {
+            let w = (0..king.inputs() * hidden).map(|_| r() * ft).collect();
+            (w, Vec::new())
+        };
         Model {
             hidden,
             buckets,
-            ft_weights: (0..INPUTS * hidden).map(|_| r() * ft).collect(),
+            king,
+            ft_weights,
+            ft_factor,
             ft_bias: vec![0.0; hidden],
             out_weights: (0..buckets * 2 * hidden).map(|_| r() * out).collect(),
             out_bias: vec![0.0; buckets],
+        }
+    }
+
+    /// Whether the model has a factoriser.
+    pub fn factorised(&self) -> bool {
+        !self.ft_factor.is_empty()
+    }
+
+    /// The model with the factoriser folded into the bucket rows, each
+    /// weight `clamp(W[b][f] + F[f], ±FEATURE_CLIP)`, and no factoriser:
+    /// the same network, as the engine runs it. Without a factoriser, a
+    /// copy.
+    pub fn folded(&self) -> Model {
+        let mut out = self.clone();
+        if self.factorised() {
+            out.ft_factor = Vec::new();
+            self.fold_into(&mut out);
+        }
+        out
+    }
+
+    /// The model itself without a factoriser, else [`Model::folded`]:
+    /// the same network either way, to evaluate many samples.
+    pub fn unfactorised(&self) -> std::borrow::Cow<'_, Model> {
+        if self.factorised() {
+            std::borrow::Cow::Owned(self.folded())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
+    /// Writes the folded feature rows ([`Model::folded`]) into `out`'s,
+    /// which must have this model's shape (the rest of `out` is set to
+    /// this model's too). Cheap next to a batch: one pass over the rows.
+    pub fn fold_into(&self, out: &mut Model) {
+        out.hidden = self.hidden;
+        out.buckets = self.buckets;
+        out.king = self.king;
+        out.ft_factor.clear();
+        out.ft_bias.clone_from(&self.ft_bias);
+        out.out_weights.clone_from(&self.out_weights);
+        out.out_bias.clone_from(&self.out_bias);
+        if !self.factorised() {
+            out.ft_weights.clone_from(&self.ft_weights);
+            return;
+        }
+        let block = INPUTS * self.hidden;
+        out.ft_weights.resize(self.ft_weights.len(), 0.0);
+        for (o, w) in out
+            .ft_weights
+            .chunks_mut(block)
+            .zip(self.ft_weights.chunks(block))
+        {
+            for ((o, w), f) in o.iter_mut().zip(w).zip(&self.ft_factor) {
+                *o = (w + f).clamp(-FEATURE_CLIP, FEATURE_CLIP);
+            }
         }
     }
 
@@ -136,6 +253,19 @@ impl Model {
         let (us, them) = acc.split_at_mut(h);
         us.copy_from_slice(&self.ft_bias);
         them.copy_from_slice(&self.ft_bias);
+        if self.factorised() {
+            // The folded weight of each row, as [`Model::fold_into`]
+            // computes it (the training loop folds once a step instead).
+            for i in 0..s.len {
+                for (f, acc) in [(s.us[i], &mut *us), (s.them[i], &mut *them)] {
+                    let factor = &self.ft_factor[(f as usize % INPUTS) * h..][..h];
+                    for ((a, w), x) in acc.iter_mut().zip(self.row(f)).zip(factor) {
+                        *a += (w + x).clamp(-FEATURE_CLIP, FEATURE_CLIP);
+                    }
+                }
+            }
+            return;
+        }
         for i in 0..s.len {
             add_row(us, self.row(s.us[i]));
             add_row(them, self.row(s.them[i]));
@@ -163,6 +293,10 @@ impl Model {
 
     /// Adds the gradients of `(sigmoid(o) − target)²` over `samples` to
     /// `g` (which must be [`Gradients::clear`]ed first for a fresh sum).
+    /// For a factorised model the feature gradients are those of the
+    /// bucket rows (the factor rows' are their sums); the training loop
+    /// calls this on the [`Model::folded`] model, which has the same
+    /// gradients and a forward pass half as dear.
     pub fn backprop(&self, samples: &[Sample], g: &mut Gradients) {
         #[cfg(target_arch = "x86_64")]
         {
@@ -251,17 +385,43 @@ pub fn sigmoid(x: f32) -> f32 {
 
 impl Gradients {
     /// Zero gradients for a model of `hidden` units and `buckets` output
-    /// buckets.
+    /// buckets without king buckets.
     pub fn new(hidden: usize, buckets: usize) -> Gradients {
+        Gradients::with_inputs(hidden, buckets, INPUTS)
+    }
+
+    /// Zero gradients for `model`'s shape (its king buckets included).
+    pub fn for_model(model: &Model) -> Gradients {
+        Gradients::with_inputs(model.hidden, model.buckets, model.king.inputs())
+    }
+
+    fn with_inputs(hidden: usize, buckets: usize, inputs: usize) -> Gradients {
         Gradients {
-            ft_weights: vec![0.0; INPUTS * hidden],
+            ft_weights: vec![0.0; inputs * hidden],
             ft_bias: vec![0.0; hidden],
             out_weights: vec![0.0; buckets * 2 * hidden],
             out_bias: vec![0.0; buckets],
-            touched: vec![false; INPUTS],
+            touched: vec![false; inputs],
             loss: 0.0,
             scratch: Vec::new(),
         }
+    }
+
+    /// Adds the gradient of factor row `f` (`0..INPUTS`), the sum of the
+    /// touched bucket rows `b × INPUTS + f` in bucket order, to `sum`;
+    /// whether any was touched.
+    pub fn factor_row(&self, f: usize, sum: &mut [f32]) -> bool {
+        let h = sum.len();
+        let mut any = false;
+        for row in (f..self.touched.len()).step_by(INPUTS) {
+            if self.touched[row] {
+                any = true;
+                for (s, x) in sum.iter_mut().zip(&self.ft_weights[row * h..(row + 1) * h]) {
+                    *s += x;
+                }
+            }
+        }
+        any
     }
 
     /// Back to zero, clearing only the touched feature rows.
@@ -336,6 +496,7 @@ mod tests {
     #[derive(Clone, Copy, Debug)]
     enum Param {
         Ft(usize),
+        Factor(usize),
         FtBias(usize),
         Out(usize),
         OutBias(usize),
@@ -344,6 +505,7 @@ mod tests {
     fn param(m: &mut Model, p: Param) -> &mut f32 {
         match p {
             Param::Ft(i) => &mut m.ft_weights[i],
+            Param::Factor(i) => &mut m.ft_factor[i],
             Param::FtBias(i) => &mut m.ft_bias[i],
             Param::Out(i) => &mut m.out_weights[i],
             Param::OutBias(i) => &mut m.out_bias[i],
@@ -353,6 +515,12 @@ mod tests {
     fn gradient(g: &Gradients, p: Param) -> f32 {
         match p {
             Param::Ft(i) => g.ft_weights[i],
+            Param::Factor(i) => {
+                let h = g.ft_bias.len();
+                let mut sum = vec![0.0; h];
+                assert!(g.factor_row(i / h, &mut sum));
+                sum[i % h]
+            }
             Param::FtBias(i) => g.ft_bias[i],
             Param::Out(i) => g.out_weights[i],
             Param::OutBias(i) => g.out_bias[i],
@@ -362,7 +530,7 @@ mod tests {
     /// Checks each of `probes` against a central finite difference of the
     /// loss; each must have a gradient worth testing.
     fn check_gradients(m: &Model, samples: &[Sample], probes: &[Param]) -> Gradients {
-        let mut g = Gradients::new(m.hidden, m.buckets);
+        let mut g = Gradients::for_model(m);
         m.backprop(samples, &mut g);
         assert!((g.loss - loss(m, samples)).abs() < 1e-6);
         let eps = 1e-2f32;
@@ -449,6 +617,76 @@ mod tests {
                 assert_eq!(used, other == b, "sample in bucket {b}, row {other}");
                 assert_eq!(g.out_bias[other] != 0.0, other == b);
             }
+        }
+    }
+
+    #[test]
+    fn gradients_match_finite_differences_with_king_buckets_and_a_factoriser() {
+        // Three king buckets (by rank) and a factoriser: each feature's
+        // weight is its bucket row plus the shared factor row. The samples
+        // use rows of buckets 0, 1 and 2; a factor row's gradient is the
+        // sum of its bucket rows', whichever buckets used it.
+        let h = 4;
+        let king = KingBuckets::MIRRORED_3;
+        let mut m = Model::with_king_buckets(h, 2, king, true, 5);
+        assert_eq!(m.ft_weights.len(), 3 * INPUTS * h);
+        assert_eq!(m.ft_factor.len(), INPUTS * h);
+        let mut r = init_stream(9);
+        m.ft_factor.iter_mut().for_each(|w| *w = 0.0);
+        for f in [3usize, 17, 400, 999, 1259] {
+            for j in 0..h {
+                m.ft_factor[f * h + j] = 0.1 + 0.05 * r();
+                for b in 0..3 {
+                    m.ft_weights[(b * INPUTS + f) * h + j] = 0.02 * r();
+                }
+            }
+        }
+        m.ft_bias = vec![0.2, 0.3, 0.25, 0.15];
+        // Small output weights: the loss is then close enough to linear
+        // in each parameter for the finite difference to be exact to the
+        // check's tolerance.
+        m.out_weights = (0..2 * 2 * h).map(|_| 0.5 * r()).collect();
+        let b = |bucket: usize, f: u16| bucket as u16 * INPUTS as u16 + f;
+        let samples = vec![
+            sample(
+                &[b(0, 3), b(0, 17), b(0, 400)],
+                &[b(2, 999), b(2, 1259)],
+                30,
+                0.9,
+            ),
+            sample(&[b(1, 1259), b(1, 999)], &[b(0, 3), b(0, 400)], 0, 0.2),
+            sample(&[b(2, 17), b(2, 400)], &[b(1, 3), b(1, 17)], 15, 0.5),
+        ];
+        let g = check_gradients(
+            &m,
+            &samples,
+            &[
+                Param::Ft(3 * h),
+                Param::Ft((INPUTS + 999) * h + 1),
+                Param::Ft((2 * INPUTS + 17) * h + 2),
+                Param::Factor(3 * h),
+                Param::Factor(17 * h + 3),
+                Param::Factor(400 * h + 1),
+                Param::Factor(1259 * h + 2),
+                Param::FtBias(0),
+                Param::Out(5),
+                Param::OutBias(1),
+            ],
+        );
+        // Factor row 3 collects buckets 0 and 1; row 5 was never used.
+        assert!(g.touched[3] && g.touched[INPUTS + 3] && !g.touched[2 * INPUTS + 3]);
+        assert!(!g.factor_row(5, &mut [0.0; 4]));
+        // The folded model has the same outputs and, for the bucket rows,
+        // the same gradients.
+        let folded = m.folded();
+        let mut gf = Gradients::for_model(&folded);
+        folded.backprop(&samples, &mut gf);
+        for s in &samples {
+            assert!((folded.output(s) - m.output(s)).abs() < 1e-6);
+        }
+        assert_eq!(gf.touched, g.touched);
+        for (a, b) in gf.ft_weights.iter().zip(&g.ft_weights) {
+            assert!((a - b).abs() < 1e-6);
         }
     }
 
