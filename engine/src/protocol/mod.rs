@@ -903,43 +903,30 @@ mod tests {
     /// `position fen` and `go btime … wtime …` (Debian's 4.1).
     #[test]
     fn uci2wb_uci_mode_gets_ranks_0_to_9() {
-        let out = talk(
+        // The session says why it switched, and Red's move is in ranks 0-9.
+        let replies_in_ranks_0_to_9 = |input: &str, note: &str| {
+            let out = talk(input);
+            assert!(out.contains(&format!("info string {note}")), "{out:?}");
+            let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+            let mv = best.split_whitespace().nth(1).unwrap();
+            assert!(
+                shuai_board::Position::startpos().parse_move(mv).is_ok(),
+                "{best}"
+            );
+        };
+        replies_in_ranks_0_to_9(
             "uci\nsetoption name UCI_Variant value xiangqi\nisready\n\
              fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r moves\n\
              go depth 3\n",
-        );
-        assert!(
-            out.contains(
-                &"info string a bare 'fen'/'startpos' line is the Cyclone form: ranks 0-9 from now on"
-                    .to_string()
-            ),
-            "{out:?}"
-        );
-        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
-        let mv = best.split_whitespace().nth(1).unwrap();
-        assert!(
-            shuai_board::Position::startpos().parse_move(mv).is_ok(),
-            "{best}"
+            "a bare 'fen'/'startpos' line is the Cyclone form: ranks 0-9 from now on",
         );
         // UCI2WB in UCI mode (Debian's 4.1): `position fen` and
         // `go btime … wtime …`.
-        let out = talk(
+        replies_in_ranks_0_to_9(
             "uci\nsetoption name UCI_Variant value xiangqi\nucinewgame\nisready\n\
              position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves\n\
              go btime 20000 wtime 20000\n",
-        );
-        assert!(
-            out.contains(
-                &"info string 'go btime … wtime …' is UCI2WB's form, which uses ranks 0-9: ranks 0-9 from now on"
-                    .to_string()
-            ),
-            "{out:?}"
-        );
-        let best = out.iter().find(|l| l.starts_with("bestmove ")).unwrap();
-        let mv = best.split_whitespace().nth(1).unwrap();
-        assert!(
-            shuai_board::Position::startpos().parse_move(mv).is_ok(),
-            "{best}"
+            "'go btime … wtime …' is UCI2WB's form, which uses ranks 0-9: ranks 0-9 from now on",
         );
         // Other GUIs that set the variant keep ranks 1-10.
         let out = talk(
