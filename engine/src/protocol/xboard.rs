@@ -725,34 +725,36 @@ mod tests {
 
     #[test]
     fn options_become_features() {
-        assert_eq!(
-            feature_option("option name Knowledge type combo default large var none var small var medium var large"),
-            Some("feature option=\"Knowledge -combo none /// small /// medium /// *large\"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name MultiPV type spin default 1 min 1 max 128"),
-            Some("feature option=\"MultiPV -spin 1 1 128\"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name Use NNUE type check default true"),
-            Some("feature option=\"Use NNUE -check 1\"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name Book File type string default <empty>"),
-            Some("feature option=\"Book File -file \"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name EGTB Path type string default <empty>"),
-            Some("feature option=\"EGTB Path -path \"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name Clear Hash type button"),
-            Some("feature option=\"Clear Hash -button\"".to_string())
-        );
-        assert_eq!(
-            feature_option("option name Hash type spin default 16 min 1 max 65536"),
-            None
-        );
+        let cases = [
+            (
+                "option name Knowledge type combo default large var none var small var medium var large",
+                Some("feature option=\"Knowledge -combo none /// small /// medium /// *large\""),
+            ),
+            (
+                "option name MultiPV type spin default 1 min 1 max 128",
+                Some("feature option=\"MultiPV -spin 1 1 128\""),
+            ),
+            (
+                "option name Use NNUE type check default true",
+                Some("feature option=\"Use NNUE -check 1\""),
+            ),
+            (
+                "option name Book File type string default <empty>",
+                Some("feature option=\"Book File -file \""),
+            ),
+            (
+                "option name EGTB Path type string default <empty>",
+                Some("feature option=\"EGTB Path -path \""),
+            ),
+            (
+                "option name Clear Hash type button",
+                Some("feature option=\"Clear Hash -button\""),
+            ),
+            ("option name Hash type spin default 16 min 1 max 65536", None),
+        ];
+        for (uci, feature) in cases {
+            assert_eq!(feature_option(uci).as_deref(), feature, "{uci}");
+        }
     }
 
     #[test]
