@@ -1,8 +1,10 @@
 //! The generator: retrograde analysis by mate distance, then the
 //! perpetual-check rule (see the crate documentation for the method).
 
+use crate::children::{for_each_child, Child};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::progress::GenProgress;
 use crate::table::{Table, TableSet};
 use crate::value::{code, Value};
 use rayon::prelude::*;
@@ -14,17 +16,6 @@ use std::sync::Mutex;
 /// Indices handed to one rayon task at a time: large enough to amortise
 /// the task, small enough to balance two cores.
 const CHUNK: usize = 4096;
-
-/// What the generator reports while it works.
-#[derive(Clone, Copy, Debug)]
-pub struct GenProgress {
-    /// `"init"`, `"mate"` (retrograde by distance) or `"rule"`.
-    pub phase: &'static str,
-    /// Plies of the level just finished (mate phase), sweeps (rule phase).
-    pub step: u32,
-    /// Positions decided so far.
-    pub decided: u64,
-}
 
 /// Why a table could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,85 +48,6 @@ impl std::error::Error for GenError {}
 
 /// A value decided ahead of its level: (plies, index, code).
 type Deferred = (u16, u32, u16);
-
-/// Where a move leads: a position of the table being generated (its
-/// index) or of a smaller one (its stored code).
-#[derive(Clone, Copy)]
-pub(crate) enum Child {
-    Here(usize),
-    Other(u16),
-}
-
-/// Calls `f(child)` for every legal move of `pos`.
-pub(crate) fn for_each_child(
-    pos: &mut Position,
-    layout: &Layout,
-    subs: &TableSet,
-    mut f: impl FnMut(Child),
-) {
-    children::<false>(pos, layout, subs, |_, child| {
-        f(child);
-        true
-    });
-}
-
-/// Calls `f(gives_check, child)` for the legal moves of `pos` until it
-/// returns `false` (the answer is known).
-pub(crate) fn for_each_child_checking_while(
-    pos: &mut Position,
-    layout: &Layout,
-    subs: &TableSet,
-    f: impl FnMut(bool, Child) -> bool,
-) {
-    children::<true>(pos, layout, subs, f);
-}
-
-/// The children of `pos`, with whether the move gives check when
-/// `CHECKS` (else the flag passed is meaningless), until `f` returns
-/// `false`. A quiet move of any
-/// piece but a king, most of the moves, is not played at all: its index
-/// comes from the parent's (`Layout::quiet_children`) and the check from
-/// `Position::gives_check`.
-fn children<const CHECKS: bool>(
-    pos: &mut Position,
-    layout: &Layout,
-    subs: &TableSet,
-    mut f: impl FnMut(bool, Child) -> bool,
-) {
-    let quiet = layout.quiet_children(pos);
-    for &m in pos.legal_moves().as_slice() {
-        let capture = pos.piece_at(m.to()).is_some();
-        if let Some(q) = &quiet {
-            if !capture && q.covers(m.from()) {
-                let child = match q.after(m.from(), m.to()) {
-                    Some(i) => Child::Here(i),
-                    None => Child::Other(code::NONE),
-                };
-                if f(CHECKS && pos.gives_check(m), child) {
-                    continue;
-                }
-                return;
-            }
-        }
-        pos.make_move(m);
-        let check = pos.in_check();
-        let child = if capture {
-            // Every capture material was checked to be in `subs` before
-            // generation started; a miss here is "not a position", which
-            // only a broken sub-table could produce.
-            Child::Other(subs.code(pos).unwrap_or(code::NONE))
-        } else {
-            match layout.encode(pos, false) {
-                Some(i) => Child::Here(i),
-                None => Child::Other(code::NONE),
-            }
-        };
-        pos.unmake_move();
-        if !f(check, child) {
-            return;
-        }
-    }
-}
 
 /// The distinct indices of the positions from which a quiet move of the
 /// side not to move reaches `pos`, in `out` (cleared first).
@@ -184,9 +96,10 @@ fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
     out.dedup();
 }
 
-/// The plies of a lost position whose every move has been found to lose
-/// (`1 +` the longest of its children's wins), `None` if a child is not a
-/// won mate after all (a bug: checked in debug builds).
+/// The plies of a lost position whose every move has been found to lose:
+/// `1 +` the longest of its children's wins. A child that is not a won
+/// mate after all would be a bug in the generator (checked in debug
+/// builds; a release build passes over it).
 fn loss_plies(pos: &mut Position, layout: &Layout, subs: &TableSet, values: &[AtomicU16]) -> u16 {
     let mut longest = 0u16;
     for_each_child(pos, layout, subs, |child| {

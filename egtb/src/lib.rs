@@ -87,8 +87,9 @@
 //!   lose under one book or both; the tables do not claim otherwise, and a
 //!   referee must judge such a game from its moves. In the stage-1 endings
 //!   (one attacking piece) the defending side has no piece that can give
-//!   check, and none of the stage-1 tables generated so far has a single
-//!   result by the rule (see the figures in the README).
+//!   check, so the rule can decide a position only once both sides have an
+//!   attacking piece (rook against horse, `KRKH`, is the smallest such
+//!   ending with results by the rule; `docs/tables.md` has the figures).
 //! * **The natural-move limit** (60 moves without a capture in both books,
 //!   with checks counted differently) is not applied: a mate distance is
 //!   the distance with best play, and a long one can exceed what the limit
@@ -107,21 +108,24 @@
 
 #![warn(missing_docs)]
 
+mod children;
 pub mod file;
 mod gen;
 pub mod index;
 pub mod material;
 mod probe;
+mod progress;
 pub mod rule;
 mod table;
 mod value;
 pub mod verify;
 
-pub use gen::{generate, GenError, GenProgress};
+pub use gen::{generate, GenError};
 pub use material::{stage1, stage2, Material, MaterialError};
 pub use probe::{
     best_move_among, best_move_with, line_with, CacheStats, Tablebase, DEFAULT_CACHE_MB,
 };
+pub use progress::GenProgress;
 pub use table::{Census, Table, TableSet};
 pub use value::{Value, Wdl};
 

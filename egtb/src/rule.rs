@@ -28,8 +28,9 @@
 //! rule results of the smaller tables a capture leads to, so a capture
 //! into a position lost by the rule wins here too.
 
-use crate::gen::{for_each_child, for_each_child_checking_while, Child, GenProgress};
+use crate::children::{for_each_child, for_each_child_checking_while, Child};
 use crate::index::Layout;
+use crate::progress::GenProgress;
 use crate::table::TableSet;
 use crate::value::{code, Value};
 use rayon::prelude::*;

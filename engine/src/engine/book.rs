@@ -3,6 +3,7 @@
 
 use super::go::GoParams;
 use super::options::EngineOptions;
+use super::paths::{file_names, locate};
 use crate::book::{Book, BookMove};
 use shuai_board::{Color, Move, Position};
 use std::path::{Path, PathBuf};
@@ -51,26 +52,6 @@ pub(super) struct Books {
     pub(super) spec: String,
     /// The books that opened, in the order given.
     books: Vec<Book>,
-}
-
-/// The files of a `Book File` value: `;`-separated, blanks ignored.
-pub(super) fn file_names(spec: &str) -> impl Iterator<Item = &str> {
-    spec.split(';').map(str::trim).filter(|f| !f.is_empty())
-}
-
-/// A relative name that is not found from the working directory is
-/// looked for beside the engine's executable (as ElephantEye does: GUIs
-/// start engines from anywhere).
-pub(super) fn locate(name: &str) -> PathBuf {
-    let path = PathBuf::from(name);
-    if path.is_absolute() || path.exists() {
-        return path;
-    }
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join(&path)))
-        .filter(|p| p.exists())
-        .unwrap_or(path)
 }
 
 impl Books {

@@ -1,7 +1,7 @@
 //! The endgame tables the engine probes: the directories of the `EGTB
 //! Path` option (UCCI `egtbpaths`), opened when the option is set.
 
-use super::book::{file_names, locate};
+use super::paths::{file_names, locate};
 use shuai_egtb::Tablebase;
 use std::fmt;
 use std::sync::Arc;

@@ -33,6 +33,7 @@ mod eval_files;
 mod go;
 mod memory;
 mod options;
+mod paths;
 mod policy;
 mod probe;
 mod report;
