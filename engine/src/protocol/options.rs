@@ -1,10 +1,10 @@
 //! The options each protocol announces, and `setoption` in both syntaxes.
 //!
-//! Every option is one row of `OPTIONS`: its UCI and UCCI names (each
-//! with its place in that protocol's handshake), more names it answers
-//! to, its type with range and default, and how a value is set. The name
-//! lookup, both handshakes and `setoption` are read from the rows, so an
-//! option is added or changed in one place.
+//! Every option is one row of `OPTIONS`: its UCI and UCCI names, more
+//! names it answers to, its type with range and default, and how a value
+//! is set. The name lookup, both handshakes and `setoption` are read from
+//! the rows, and each handshake lists its options in the rows' order, so
+//! an option is added or changed in one place.
 //!
 //! Names are matched case-insensitively with spaces, `_` and `-` ignored,
 //! so `Hash`, `hashsize`, `Natural Move Limit` and `naturalmovelimit` all
@@ -49,98 +49,6 @@ impl Default for FrontSettings {
             one_based: false,
         }
     }
-}
-
-/// Every option the engine understands: the name code and tests use for
-/// a row of the option table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// Table size in MiB (`Hash`, `hashsize`).
-    Hash,
-    /// Search threads.
-    Threads,
-    /// Principal variations.
-    MultiPv,
-    /// Pondering allowed (time allocation only).
-    Ponder,
-    /// Time kept back per move, ms.
-    MoveOverhead,
-    /// Clear the table (`Clear Hash`, `newgame`).
-    NewGame,
-    /// Natural-move limit, plies.
-    NaturalLimit,
-    /// UCCI time unit.
-    UseMillisec,
-    /// UCCI batch mode.
-    Batch,
-    /// Debug output.
-    Debug,
-    /// Own opening book.
-    UseBook,
-    /// Book files.
-    BookFiles,
-    /// Play the heaviest book move (`Best Book Move`, UCCI `bestbookmove`).
-    BookBest,
-    /// Plies into the game the books are used (`Book Depth`, `bookdepth`).
-    BookDepth,
-    /// CPU to leave free.
-    Idle,
-    /// Pruning level.
-    Pruning,
-    /// Evaluation knowledge level.
-    Knowledge,
-    /// Move randomness.
-    Randomness,
-    /// Playing style.
-    Style,
-    /// Promotion variant.
-    Promotion,
-    /// Keep the table between moves.
-    UseHash,
-    /// Resign hopeless games (UCCI).
-    Resign,
-    /// `UCI_Variant`.
-    Variant,
-    /// A weights table for the evaluation.
-    WeightsFile,
-    /// A network file for the NNUE evaluation.
-    EvalFile,
-    /// Evaluate with the network.
-    UseNnue,
-    /// The repetition rule book (`Repetition Rules`, UCCI `rules`).
-    Rules,
-    /// Win/draw/loss chances in `info` lines (`UCI_ShowWDL`).
-    ShowWdl,
-    /// `Skill Level` (UCCI `skill`): 0–20, 20 full strength.
-    SkillLevel,
-    /// `UCI_LimitStrength` (UCCI `limitstrength`): play at `UCI_Elo`.
-    LimitStrength,
-    /// `UCI_Elo` (UCCI `elo`).
-    Elo,
-    /// Endgame table directories (`EGTB Path`, UCCI `egtbpaths`).
-    EgtbPath,
-    /// Probe the endgame tables (`Use EGTB`, UCCI `useegtb`).
-    UseEgtb,
-    /// Memory budget of the loaded endgame tables, MiB (`EGTB Cache`,
-    /// UCCI `egtbcache`).
-    EgtbCache,
-    /// A legacy option: accepted, ignored.
-    Legacy,
-}
-
-/// A name one protocol announces, and its place in that protocol's
-/// handshake (1 first). The places keep the order each protocol's GUIs
-/// have always been shown; the two orders differ, so no single row order
-/// gives both.
-#[derive(Clone, Copy, Debug)]
-struct Announced {
-    place: u8,
-    name: &'static str,
-}
-
-/// The name `name`, announced at `place` in one protocol's handshake.
-const fn at(place: u8, name: &'static str) -> Option<Announced> {
-    Some(Announced { place, name })
 }
 
 /// What a setter changes, and where it reports.
@@ -198,19 +106,15 @@ enum Kind {
     },
     /// An action without a value.
     Button { press: fn(&mut Target<'_>) },
-    /// A legacy name: accepted, changes nothing.
-    Ignored,
 }
 
 /// One option: everything its name lookup, the handshakes and
 /// `setoption` need.
 struct Row {
-    /// Which option the row is.
-    key: Key,
     /// The UCI name; `None`: not announced to UCI GUIs (still accepted).
-    uci: Option<Announced>,
+    uci: Option<&'static str>,
     /// The UCCI name; `None`: not announced to UCCI GUIs (still accepted).
-    ucci: Option<Announced>,
+    ucci: Option<&'static str>,
     /// More names the option answers to in either protocol, normalised
     /// (see [`normalise`]): other engines' names for it.
     aliases: &'static [&'static str],
@@ -218,13 +122,42 @@ struct Row {
     kind: Kind,
 }
 
-/// Every option, in UCI handshake order; the UCCI-only ones and the
-/// legacy names last.
+/// Every option, in the order both handshakes announce them (a new row
+/// goes where GUIs should list it): UCI's order as its GUIs have always
+/// seen it, the UCCI-only options beside their kin (the front-end's
+/// `usemillisec`, `batch` and `debug` first, as ElephantEye has them;
+/// `usehash` after the hash size).
 static OPTIONS: &[Row] = &[
     Row {
-        key: Key::Threads,
-        uci: at(1, "Threads"),
-        ucci: at(15, "threads"),
+        uci: None,
+        ucci: Some("usemillisec"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.usemillisec,
+            set: |t, b| t.front.usemillisec = b,
+        },
+    },
+    Row {
+        uci: None,
+        ucci: Some("batch"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.batch,
+            set: |t, b| t.front.batch = b,
+        },
+    },
+    Row {
+        uci: None,
+        ucci: Some("debug"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |_, f| f.debug,
+            set: |t, b| t.front.debug = b,
+        },
+    },
+    Row {
+        uci: Some("Threads"),
+        ucci: Some("threads"),
         aliases: &[],
         kind: Kind::Spin {
             min: 1,
@@ -241,9 +174,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Hash,
-        uci: at(2, "Hash"),
-        ucci: at(14, "hashsize"),
+        uci: Some("Hash"),
+        ucci: Some("hashsize"),
         aliases: &[],
         kind: Kind::Spin {
             min: 1,
@@ -261,18 +193,25 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::NewGame,
-        uci: at(3, "Clear Hash"),
-        ucci: at(32, "newgame"),
+        uci: None,
+        ucci: Some("usehash"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.use_hash,
+            set: |t, b| t.engine.use_hash = b,
+        },
+    },
+    Row {
+        uci: Some("Clear Hash"),
+        ucci: Some("newgame"),
         aliases: &[],
         kind: Kind::Button {
             press: |t| t.out.new_game = true,
         },
     },
     Row {
-        key: Key::Ponder,
-        uci: at(4, "Ponder"),
-        ucci: at(4, "ponder"),
+        uci: Some("Ponder"),
+        ucci: Some("ponder"),
         aliases: &[],
         kind: Kind::Check {
             default: |o, _| o.ponder,
@@ -280,9 +219,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::MultiPv,
-        uci: at(5, "MultiPV"),
-        ucci: at(16, "multipv"),
+        uci: Some("MultiPV"),
+        ucci: Some("multipv"),
         aliases: &[],
         kind: Kind::Spin {
             min: 1,
@@ -293,9 +231,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::MoveOverhead,
-        uci: at(6, "Move Overhead"),
-        ucci: at(17, "moveoverhead"),
+        uci: Some("Move Overhead"),
+        ucci: Some("moveoverhead"),
         aliases: &[],
         kind: Kind::Spin {
             min: 0,
@@ -306,9 +243,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::NaturalLimit,
-        uci: at(7, "Natural Move Limit"),
-        ucci: at(18, "naturalmovelimit"),
+        uci: Some("Natural Move Limit"),
+        ucci: Some("naturalmovelimit"),
         aliases: &["naturallimit"],
         kind: Kind::Spin {
             min: NATURAL_LIMIT_RANGE.0 as i64,
@@ -319,9 +255,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::UseBook,
-        uci: at(8, "OwnBook"),
-        ucci: at(6, "usebook"),
+        uci: Some("OwnBook"),
+        ucci: Some("usebook"),
         aliases: &[],
         kind: Kind::Check {
             default: |o, _| o.use_book,
@@ -329,9 +264,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::BookFiles,
-        uci: at(9, "Book File"),
-        ucci: at(7, "bookfiles"),
+        uci: Some("Book File"),
+        ucci: Some("bookfiles"),
         aliases: &[],
         // The files are opened at the first `go` that uses them, which
         // reports any that cannot be read (nothing is read that is not
@@ -348,9 +282,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::BookBest,
-        uci: at(10, "Best Book Move"),
-        ucci: at(8, "bestbookmove"),
+        uci: Some("Best Book Move"),
+        ucci: Some("bestbookmove"),
         aliases: &["bookbest"],
         kind: Kind::Check {
             default: |o, _| o.book_best,
@@ -358,9 +291,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::BookDepth,
-        uci: at(11, "Book Depth"),
-        ucci: at(9, "bookdepth"),
+        uci: Some("Book Depth"),
+        ucci: Some("bookdepth"),
         aliases: &[],
         kind: Kind::Spin {
             min: 0,
@@ -371,9 +303,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::WeightsFile,
-        uci: at(12, "WeightsFile"),
-        ucci: at(10, "weightsfile"),
+        uci: Some("WeightsFile"),
+        ucci: Some("weightsfile"),
         aliases: &[],
         kind: Kind::Text {
             default: |o, _| o.weights.file.clone(),
@@ -390,9 +321,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::EvalFile,
-        uci: at(13, "EvalFile"),
-        ucci: at(11, "evalfile"),
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
         aliases: &[],
         kind: Kind::Text {
             default: |o, _| o.network.file.clone(),
@@ -406,9 +336,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::UseNnue,
-        uci: at(14, "Use NNUE"),
-        ucci: at(12, "usennue"),
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
         aliases: &[],
         kind: Kind::Check {
             default: |o, _| o.use_nnue,
@@ -416,9 +345,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Rules,
-        uci: at(15, "Repetition Rules"),
-        ucci: at(13, "rules"),
+        uci: Some("Repetition Rules"),
+        ucci: Some("rules"),
         aliases: &["rulebook"],
         kind: Kind::Combo {
             vars: &RULE_BOOKS,
@@ -431,9 +359,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Idle,
-        uci: at(16, "Idle"),
-        ucci: at(19, "idle"),
+        uci: Some("Idle"),
+        ucci: Some("idle"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &Level::NAMES,
@@ -442,9 +369,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Pruning,
-        uci: at(17, "Pruning"),
-        ucci: at(20, "pruning"),
+        uci: Some("Pruning"),
+        ucci: Some("pruning"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &Level::NAMES,
@@ -453,9 +379,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Knowledge,
-        uci: at(18, "Knowledge"),
-        ucci: at(21, "knowledge"),
+        uci: Some("Knowledge"),
+        ucci: Some("knowledge"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &Level::NAMES,
@@ -464,9 +389,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Randomness,
-        uci: at(19, "Randomness"),
-        ucci: at(22, "randomness"),
+        uci: Some("Randomness"),
+        ucci: Some("randomness"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &Randomness::NAMES,
@@ -479,9 +403,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Style,
-        uci: at(20, "Style"),
-        ucci: at(23, "style"),
+        uci: Some("Style"),
+        ucci: Some("style"),
         aliases: &[],
         kind: Kind::Combo {
             vars: &Style::NAMES,
@@ -490,9 +413,34 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::SkillLevel,
-        uci: at(21, "Skill Level"),
-        ucci: at(26, "skill"),
+        uci: None,
+        ucci: Some("promotion"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.promotion,
+            set: |t, b| {
+                t.engine.promotion = b;
+                if b {
+                    t.out.messages.push(
+                        "the promotion variant is not supported; playing standard Xiangqi"
+                            .to_string(),
+                    );
+                }
+            },
+        },
+    },
+    Row {
+        uci: None,
+        ucci: Some("resign"),
+        aliases: &[],
+        kind: Kind::Check {
+            default: |o, _| o.resign,
+            set: |t, b| t.engine.resign = b,
+        },
+    },
+    Row {
+        uci: Some("Skill Level"),
+        ucci: Some("skill"),
         aliases: &["level"],
         kind: Kind::Spin {
             min: 0,
@@ -503,9 +451,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::LimitStrength,
-        uci: at(22, "UCI_LimitStrength"),
-        ucci: at(27, "limitstrength"),
+        uci: Some("UCI_LimitStrength"),
+        ucci: Some("limitstrength"),
         aliases: &[],
         kind: Kind::Check {
             default: |o, _| o.limit_strength,
@@ -513,9 +460,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Elo,
-        uci: at(23, "UCI_Elo"),
-        ucci: at(28, "elo"),
+        uci: Some("UCI_Elo"),
+        ucci: Some("elo"),
         aliases: &[],
         kind: Kind::Spin {
             min: Skill::elo_range().0 as i64,
@@ -526,8 +472,7 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::ShowWdl,
-        uci: at(24, "UCI_ShowWDL"),
+        uci: Some("UCI_ShowWDL"),
         ucci: None,
         aliases: &["showwdl"],
         kind: Kind::Check {
@@ -536,8 +481,7 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::Variant,
-        uci: at(25, "UCI_Variant"),
+        uci: Some("UCI_Variant"),
         ucci: None,
         aliases: &[],
         // Announced as xiangqi, the value GUIs send to ask for ranks 1–10
@@ -559,9 +503,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::EgtbPath,
-        uci: at(26, "EGTB Path"),
-        ucci: at(30, "egtbpaths"),
+        uci: Some("EGTB Path"),
+        ucci: Some("egtbpaths"),
         aliases: &[],
         // The directories are listed now, so a wrong path is said at once
         // (once: the last good tables stay); the files are read when a
@@ -583,9 +526,8 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::UseEgtb,
-        uci: at(27, "Use EGTB"),
-        ucci: at(29, "useegtb"),
+        uci: Some("Use EGTB"),
+        ucci: Some("useegtb"),
         aliases: &[],
         kind: Kind::Check {
             default: |o, _| o.use_egtb,
@@ -593,11 +535,10 @@ static OPTIONS: &[Row] = &[
         },
     },
     Row {
-        key: Key::EgtbCache,
-        uci: at(28, "EGTB Cache"),
+        uci: Some("EGTB Cache"),
         // UCCI has no name for it: one lower-case word, as for the other
         // options of ours (`setoption egtbcache 512`).
-        ucci: at(31, "egtbcache"),
+        ucci: Some("egtbcache"),
         aliases: &[],
         kind: Kind::Spin {
             min: EGTB_CACHE_RANGE.0 as i64,
@@ -609,108 +550,37 @@ static OPTIONS: &[Row] = &[
             set: |t, n| t.engine.egtb_cache_mb = n as usize,
         },
     },
-    Row {
-        key: Key::UseMillisec,
-        uci: None,
-        ucci: at(1, "usemillisec"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |_, f| f.usemillisec,
-            set: |t, b| t.front.usemillisec = b,
-        },
-    },
-    Row {
-        key: Key::Batch,
-        uci: None,
-        ucci: at(2, "batch"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |_, f| f.batch,
-            set: |t, b| t.front.batch = b,
-        },
-    },
-    Row {
-        key: Key::Debug,
-        uci: None,
-        ucci: at(3, "debug"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |_, f| f.debug,
-            set: |t, b| t.front.debug = b,
-        },
-    },
-    Row {
-        key: Key::UseHash,
-        uci: None,
-        ucci: at(5, "usehash"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |o, _| o.use_hash,
-            set: |t, b| t.engine.use_hash = b,
-        },
-    },
-    Row {
-        key: Key::Promotion,
-        uci: None,
-        ucci: at(24, "promotion"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |o, _| o.promotion,
-            set: |t, b| {
-                t.engine.promotion = b;
-                if b {
-                    t.out.messages.push(
-                        "the promotion variant is not supported; playing standard Xiangqi"
-                            .to_string(),
-                    );
-                }
-            },
-        },
-    },
-    Row {
-        key: Key::Resign,
-        uci: None,
-        ucci: at(25, "resign"),
-        aliases: &[],
-        kind: Kind::Check {
-            default: |o, _| o.resign,
-            set: |t, b| t.engine.resign = b,
-        },
-    },
-    Row {
-        key: Key::Legacy,
-        uci: None,
-        ucci: None,
-        aliases: &[
-            // ElephantEye / UCCI 1.x–3.0
-            "evalapi",
-            "repetition",
-            "drawmoves",
-            "selectivity",
-            "loadbook",
-            "nullmove",
-            // Pikafish, current and historic (its `UCI_ShowWDL` is ours)
-            "debuglogfile",
-            "numapolicy",
-            "nodestime",
-            "slowmover",
-            "sixtymoverule",
-            "rule60",
-            "strict3fold",
-            "matethreatdepth",
-            "repetitionfold",
-            "repetitionrule",
-            "uciwdlcentipawn",
-            "ucianalysemode",
-            "ucichess960",
-            "minimumthinkingtime",
-            "contempt",
-            "analysiscontempt",
-            "variantpath",
-            "uciopponent",
-        ],
-        kind: Kind::Ignored,
-    },
+];
+
+/// Other engines' names for options Shuai does not have, normalised (see
+/// [`normalise`]): accepted silently, never announced, changing nothing.
+static LEGACY: &[&str] = &[
+    // ElephantEye / UCCI 1.x–3.0
+    "evalapi",
+    "repetition",
+    "drawmoves",
+    "selectivity",
+    "loadbook",
+    "nullmove",
+    // Pikafish, current and historic (its `UCI_ShowWDL` is ours)
+    "debuglogfile",
+    "numapolicy",
+    "nodestime",
+    "slowmover",
+    "sixtymoverule",
+    "rule60",
+    "strict3fold",
+    "matethreatdepth",
+    "repetitionfold",
+    "repetitionrule",
+    "uciwdlcentipawn",
+    "ucianalysemode",
+    "ucichess960",
+    "minimumthinkingtime",
+    "contempt",
+    "analysiscontempt",
+    "variantpath",
+    "uciopponent",
 ];
 
 impl Row {
@@ -719,12 +589,12 @@ impl Row {
         [self.uci, self.ucci]
             .into_iter()
             .flatten()
-            .map(|a| normalise(a.name))
+            .map(normalise)
             .chain(self.aliases.iter().map(|a| a.to_string()))
     }
 
-    /// The name `dialect` announces, with its place.
-    fn announced(&self, dialect: Dialect) -> Option<Announced> {
+    /// The name `dialect` announces.
+    fn announced(&self, dialect: Dialect) -> Option<&'static str> {
         match dialect {
             Dialect::Uci => self.uci,
             Dialect::Ucci => self.ucci,
@@ -746,9 +616,16 @@ fn row(name: &str) -> Option<&'static Row> {
     OPTIONS.iter().find(|r| r.names().any(|m| m == n))
 }
 
-/// The option a name refers to.
-pub fn lookup(name: &str) -> Option<Key> {
-    row(name).map(|r| r.key)
+/// The option a name refers to, by the name it is announced under (its
+/// UCI name, or its UCCI name for a UCCI-only option).
+pub fn lookup(name: &str) -> Option<&'static str> {
+    row(name).and_then(|r| r.uci.or(r.ucci))
+}
+
+/// Whether `name` is another engine's option that Shuai accepts and
+/// ignores.
+fn is_legacy(name: &str) -> bool {
+    LEGACY.contains(&normalise(name).as_str())
 }
 
 /// One handshake line: `option name NAME type TAIL` in UCI,
@@ -770,14 +647,9 @@ fn spin_type(dialect: Dialect, default: i64, min: i64, max: i64) -> String {
 
 impl Kind {
     /// The option's type as `dialect` announces it, with the default read
-    /// from `o` and `f`; `None` for a legacy name (never announced).
-    fn announced_type(
-        &self,
-        dialect: Dialect,
-        o: &EngineOptions,
-        f: &FrontSettings,
-    ) -> Option<String> {
-        let tail = match *self {
+    /// from `o` and `f`.
+    fn announced_type(&self, dialect: Dialect, o: &EngineOptions, f: &FrontSettings) -> String {
+        match *self {
             Kind::Check { default, .. } => format!("check default {}", default(o, f)),
             Kind::Spin {
                 min,
@@ -809,28 +681,24 @@ impl Kind {
                 d => format!("string default {d}"),
             },
             Kind::Button { .. } => "button".to_string(),
-            Kind::Ignored => return None,
-        };
-        Some(tail)
+        }
     }
 }
 
 /// The option lines of the handshake (before `uciok` / `ucciok`), with
-/// the engine's initial values as defaults, in `dialect`'s order.
+/// the engine's initial values as defaults, in the order of `OPTIONS`.
 pub fn announce(dialect: Dialect) -> Vec<String> {
     let (o, f) = (EngineOptions::default(), FrontSettings::default());
-    let mut lines: Vec<(u8, String)> = OPTIONS
+    OPTIONS
         .iter()
         .filter_map(|r| {
-            let a = r.announced(dialect)?;
-            let tail = r.kind.announced_type(dialect, &o, &f)?;
-            Some((a.place, option_line(dialect, a.name, &tail)))
+            let name = r.announced(dialect)?;
+            Some(option_line(
+                dialect,
+                name,
+                &r.kind.announced_type(dialect, &o, &f),
+            ))
         })
-        .collect();
-    lines.sort_by_key(|&(place, _)| place);
-    lines
-        .into_iter()
-        .map(|(_, line)| line)
         .chain(tuning_options(dialect))
         .collect()
 }
@@ -927,6 +795,10 @@ pub fn apply(
     dialect: Dialect,
 ) -> Applied {
     let mut out = Applied::default();
+    if is_legacy(name) {
+        log::info!("setoption {name}: legacy option, ignored");
+        return out;
+    }
     let Some(row) = row(name) else {
         if shuai_search::params::TUNABLE && shuai_search::params::find(name).is_some() {
             let text = value.unwrap_or("").trim();
@@ -989,7 +861,6 @@ pub fn apply(
         }
         Kind::Text { set, .. } => set(&mut t, text),
         Kind::Button { press } => press(&mut t),
-        Kind::Ignored => log::info!("setoption {name}: legacy option, ignored"),
     }
     out
 }
@@ -1039,11 +910,12 @@ mod tests {
 
     #[test]
     fn names_are_loose() {
-        assert_eq!(lookup("Hash"), Some(Key::Hash));
-        assert_eq!(lookup("HASHSIZE"), Some(Key::Hash));
-        assert_eq!(lookup("natural_move_limit"), Some(Key::NaturalLimit));
-        assert_eq!(lookup("Sixty Move Rule"), Some(Key::Legacy));
-        assert_eq!(lookup("UCI_Variant"), Some(Key::Variant));
+        assert_eq!(lookup("Hash"), Some("Hash"));
+        assert_eq!(lookup("HASHSIZE"), Some("Hash"));
+        assert_eq!(lookup("natural_move_limit"), Some("Natural Move Limit"));
+        assert_eq!(lookup("usemillisec"), Some("usemillisec"));
+        assert!(is_legacy("Sixty Move Rule") && lookup("Sixty Move Rule").is_none());
+        assert_eq!(lookup("UCI_Variant"), Some("UCI_Variant"));
         assert_eq!(lookup("bogus"), None);
     }
 
@@ -1149,13 +1021,20 @@ mod tests {
         "option name EGTB Cache type spin default 256 min 1 max 65536",
     ];
 
-    /// The UCCI handshake's option lines (ElephantEye's order).
+    /// The UCCI handshake's option lines, in the rows' order (a change
+    /// here is a change GUIs see).
     const UCCI_HANDSHAKE: &[&str] = &[
         "option usemillisec type check default true",
         "option batch type check default false",
         "option debug type check default false",
-        "option ponder type check default false",
+        "option threads type spin min 0 max 256 default 1",
+        "option hashsize type spin min 0 max 65536 default 16",
         "option usehash type check default true",
+        "option newgame type button",
+        "option ponder type check default false",
+        "option multipv type spin min 1 max 128 default 1",
+        "option moveoverhead type spin min 0 max 5000 default 30",
+        "option naturalmovelimit type spin min 2 max 1000 default 120",
         "option usebook type check default false",
         "option bookfiles type string default <empty>",
         "option bestbookmove type check default false",
@@ -1164,11 +1043,6 @@ mod tests {
         "option evalfile type string default <empty>",
         "option usennue type check default true",
         "option rules type combo var chinese var asian default chinese",
-        "option hashsize type spin min 0 max 65536 default 16",
-        "option threads type spin min 0 max 256 default 1",
-        "option multipv type spin min 1 max 128 default 1",
-        "option moveoverhead type spin min 0 max 5000 default 30",
-        "option naturalmovelimit type spin min 2 max 1000 default 120",
         "option idle type combo var none var small var medium var large default none",
         "option pruning type combo var none var small var medium var large default large",
         "option knowledge type combo var none var small var medium var large default large",
@@ -1179,10 +1053,9 @@ mod tests {
         "option skill type spin min 0 max 20 default 20",
         "option limitstrength type check default false",
         "option elo type spin min 808 max 3031 default 3031",
-        "option useegtb type check default true",
         "option egtbpaths type string default <empty>",
+        "option useegtb type check default true",
         "option egtbcache type spin min 1 max 65536 default 256",
-        "option newgame type button",
     ];
 
     #[test]
@@ -1203,53 +1076,52 @@ mod tests {
     }
 
     #[test]
-    fn every_name_belongs_to_one_row_and_every_place_to_one_option() {
+    fn every_name_belongs_to_one_row_and_no_handshake_names_an_option_twice() {
         let mut seen = std::collections::HashMap::new();
-        for r in OPTIONS {
+        for (i, r) in OPTIONS.iter().enumerate() {
             for a in r.aliases {
                 assert_eq!(normalise(a), *a, "alias {a} is not normalised");
             }
             // A row's UCI and UCCI names may be the same word.
             let names: std::collections::BTreeSet<String> = r.names().collect();
             for n in names {
-                assert_eq!(seen.insert(n.clone(), r.key), None, "{n} is in two rows");
-                assert_eq!(lookup(&n), Some(r.key));
+                assert_eq!(seen.insert(n.clone(), i), None, "{n} is in two rows");
+                assert_eq!(lookup(&n), r.uci.or(r.ucci));
+                assert!(!is_legacy(&n), "{n} is an option and a legacy name");
             }
-            assert_eq!(
-                matches!(r.kind, Kind::Ignored),
-                r.key == Key::Legacy,
-                "{:?}",
-                r.key
+            assert!(
+                r.uci.is_some() || r.ucci.is_some(),
+                "row {i} is never announced"
             );
         }
-        for dialect in [Dialect::Uci, Dialect::Ucci] {
-            let mut places: Vec<u8> = OPTIONS
-                .iter()
-                .filter_map(|r| r.announced(dialect).map(|a| a.place))
-                .collect();
-            places.sort_unstable();
-            let expected: Vec<u8> = (1..=places.len() as u8).collect();
-            assert_eq!(places, expected, "{dialect:?} places");
+        for l in LEGACY {
+            assert_eq!(normalise(l), *l, "legacy name {l} is not normalised");
         }
-        // The legacy names are accepted, never announced.
-        let legacy = OPTIONS.iter().find(|r| r.key == Key::Legacy).unwrap();
-        assert!(legacy.uci.is_none() && legacy.ucci.is_none());
+        for dialect in [Dialect::Uci, Dialect::Ucci] {
+            let lines = announce(dialect);
+            let mut names = std::collections::BTreeSet::new();
+            for l in &lines {
+                let name = l
+                    .strip_prefix("option name ")
+                    .or_else(|| l.strip_prefix("option "))
+                    .and_then(|r| r.split(" type ").next())
+                    .unwrap();
+                assert!(names.insert(normalise(name)), "{dialect:?}: {name} twice");
+            }
+            assert_eq!(names.len(), lines.len());
+        }
     }
 
     #[test]
     fn a_gui_that_sends_back_every_default_changes_nothing() {
         for dialect in [Dialect::Uci, Dialect::Ucci] {
             for r in OPTIONS {
-                let Some(a) = r.announced(dialect) else {
+                let Some(name) = r.announced(dialect) else {
                     continue;
                 };
                 let mut o = EngineOptions::default();
                 let mut f = FrontSettings::default();
-                let line = option_line(
-                    dialect,
-                    a.name,
-                    &r.kind.announced_type(dialect, &o, &f).unwrap(),
-                );
+                let line = option_line(dialect, name, &r.kind.announced_type(dialect, &o, &f));
                 let value = match r.kind {
                     Kind::Button { .. } => None,
                     // The default is the line's last word in UCCI, the one
@@ -1260,19 +1132,21 @@ mod tests {
                         Some(words[at + 1])
                     }
                 };
-                let applied = apply(a.name, value, &mut o, &mut f, dialect);
+                let applied = apply(name, value, &mut o, &mut f, dialect);
                 assert!(
                     applied.messages.is_empty(),
                     "{line}: {:?}",
                     applied.messages
                 );
                 assert_eq!(o, EngineOptions::default(), "{line}");
-                match r.key {
+                if r.uci == Some("UCI_Variant") {
                     // Sending `UCI_Variant xiangqi` asks for ranks 1–10.
-                    Key::Variant => assert!(f.one_based),
-                    _ => assert_eq!(f, FrontSettings::default(), "{line}"),
+                    assert!(f.one_based);
+                } else {
+                    assert_eq!(f, FrontSettings::default(), "{line}");
                 }
-                assert_eq!(applied.new_game, r.key == Key::NewGame, "{line}");
+                let button = matches!(r.kind, Kind::Button { .. });
+                assert_eq!(applied.new_game, button, "{line}");
             }
         }
     }
