@@ -8,19 +8,13 @@ use serde_json::Value;
 use shuai_board::rules::{judge_game_end_with, RuleOptions};
 use shuai_board::Position;
 use shuai_tools::pgn::read_games;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-const EXE: &str = env!("CARGO_BIN_EXE_shuai-tools");
+mod common;
+use common::shuai_binary;
 
-/// The `shuai` binary of the same profile (built by `cargo test` at the
-/// workspace root for the root package's tests).
-fn shuai_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?.parent()?; // target/<profile>/deps/..
-    let p = dir.join(format!("shuai{}", std::env::consts::EXE_SUFFIX));
-    p.exists().then_some(p)
-}
+const EXE: &str = env!("CARGO_BIN_EXE_shuai-tools");
 
 fn run_match(shuai: &Path, dir: &Path, tag: &str) -> (String, Value) {
     let pgn = dir.join(format!("{tag}.pgn"));
@@ -53,12 +47,7 @@ fn run_match(shuai: &Path, dir: &Path, tag: &str) -> (String, Value) {
 
 #[test]
 fn shuai_vs_shuai_four_games() {
-    let Some(shuai) = shuai_binary() else {
-        eprintln!(
-            "skipped: no shuai binary next to the test (run cargo test at the workspace root)"
-        );
-        return;
-    };
+    let shuai = shuai_binary();
     let dir = std::env::temp_dir().join(format!("shuai-tools-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (pgn, json) = run_match(&shuai, &dir, "one");
@@ -157,10 +146,7 @@ fn shuai_vs_shuai_four_games() {
 fn an_engine_complaining_about_its_options_is_heard() {
     use shuai_tools::engine::Engine;
     use shuai_tools::spec::EngineSpec;
-    let Some(shuai) = shuai_binary() else {
-        eprintln!("skipped: no shuai binary next to the test");
-        return;
-    };
+    let shuai = shuai_binary();
     let text = format!(
         "name=S,cmd={},proto=ucci,opt.weightsfile=/no/such/table.txt,opt.hashsize=8",
         shuai.display()

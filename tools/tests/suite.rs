@@ -5,19 +5,13 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+use common::shuai_binary;
+
 const EXE: &str = env!("CARGO_BIN_EXE_shuai-tools");
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shuai_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let p = exe
-        .parent()?
-        .parent()?
-        .join(format!("shuai{}", std::env::consts::EXE_SUFFIX));
-    p.exists().then_some(p)
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -96,10 +90,7 @@ fn wrong_verdict_is_listed() {
 
 #[test]
 fn epd_suite_against_shuai() {
-    let Some(shuai) = shuai_binary() else {
-        eprintln!("skipped: no shuai binary next to the test");
-        return;
-    };
+    let shuai = shuai_binary();
     let json = tmp("epd.json");
     let out = Command::new(EXE)
         .args(["suite", &data("mini-suite.epd"), "--depth", "6", "--engine"])

@@ -22,3 +22,25 @@ pub fn tools_ok(args: &[&str]) -> Output {
     );
     out
 }
+
+/// The `shuai` binary of the same profile, which `cargo test` at the
+/// workspace root builds for the root package's tests. A test that needs
+/// it fails without it, saying how to get it, rather than passing with
+/// nothing checked.
+#[allow(dead_code)] // not every test file that includes the module uses it
+pub fn shuai_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    // target/<profile>/deps/<test> → target/<profile>/shuai
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test runs from target/<profile>/deps");
+    let p = dir.join(format!("shuai{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        p.exists(),
+        "no shuai binary at {}: run `cargo test` at the workspace root, or \
+         `cargo build --bin shuai` with the same profile first",
+        p.display()
+    );
+    p
+}
