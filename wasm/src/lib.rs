@@ -2,7 +2,7 @@
 //!
 //! Built for `wasm32-unknown-unknown` by `web/build.sh`, this is a plain
 //! C-style module (no wasm-bindgen): a handful of exported functions and
-//! three imported ones, driven by a small hand-written script
+//! four imported ones, driven by a small hand-written script
 //! (`web/package/shuai.js`). Text crosses the boundary as UTF-8 bytes in
 //! one input buffer the module owns.
 //!
@@ -30,8 +30,9 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 
 mod host {
-    //! The three functions the host provides, and native stand-ins for
-    //! the tests (output collected in a list, `std`'s clock, no stop).
+    //! The four functions the host provides, and native stand-ins for
+    //! the tests (output collected in a list, a clock standing at 0, no
+    //! stop, no ponderhit).
 
     #[cfg(target_family = "wasm")]
     mod imports {
@@ -85,7 +86,8 @@ mod host {
         lines.push(String::from_utf8_lossy(line).into_owned());
     }
 
-    /// `std`'s clock (native tests).
+    /// Always 0 (native tests): a native search keeps `std`'s clock and
+    /// never reads the one `shuai_init` installs.
     #[cfg(not(target_family = "wasm"))]
     pub fn now_ms() -> f64 {
         0.0
