@@ -157,7 +157,7 @@ pub(crate) struct Shared<'a> {
     /// for one shared counter).
     tb_hits: AtomicU64,
     /// The score every report shows instead of the search's when the root
-    /// is a table draw: the search only chooses among the drawing moves.
+    /// is an endgame table draw: the search only chooses among the drawing moves.
     root_score: Option<i32>,
 }
 
@@ -264,7 +264,7 @@ impl Shared<'_> {
     }
 }
 
-/// The search engine: the table, the helper threads and each thread's
+/// The search engine: the hash table, the helper threads and each thread's
 /// move-ordering memory survive between searches (a game's moves teach
 /// the next move's search); [`Searcher::clear`] forgets what they learned.
 pub struct Searcher {
@@ -291,7 +291,7 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a table of `hash_mb` MiB and one thread.
+    /// A searcher with a hash table of `hash_mb` MiB and one thread.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
@@ -311,7 +311,7 @@ impl Searcher {
 
     /// Probes `tablebase` from the next search on, or no tables when
     /// `None` (the default; the search is then exactly the search without
-    /// tables). The table keeps scores found with the old setting: clear
+    /// tables). The hash table keeps scores found with the old setting: clear
     /// it ([`Searcher::clear`]) when switching, for a clean comparison.
     pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
         self.tablebase = tablebase;
@@ -335,7 +335,7 @@ impl Searcher {
 
     /// Evaluates with `network` from the next search on, or with the
     /// hand-written evaluation and its weights ([`Searcher::set_weights`])
-    /// when `None` (the default). The table keeps scores of the old
+    /// when `None` (the default). The hash table keeps scores of the old
     /// evaluation: clear it ([`Searcher::clear`]) when switching.
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
         self.network = network;
@@ -382,7 +382,7 @@ impl Searcher {
         self.threads
     }
 
-    /// Resizes the table (forgetting its contents).
+    /// Resizes the hash table (forgetting its contents).
     pub fn set_hash(&mut self, megabytes: usize) {
         self.tt = Arc::new(TranspositionTable::new(megabytes));
     }
@@ -408,7 +408,7 @@ impl Searcher {
     }
 
     /// Scores repetitions inside the search by `book` (the Chinese rules
-    /// until this is called). Verdicts are never stored in the table, so
+    /// until this is called). Verdicts are never stored in the hash table, so
     /// switching needs no clearing.
     pub fn set_rule_book(&mut self, book: RuleBook) {
         self.rule_book = book;
@@ -419,25 +419,25 @@ impl Searcher {
         self.rule_book
     }
 
-    /// Forgets everything learned (new game): the table and the threads'
+    /// Forgets everything learned (new game): the hash table and the threads'
     /// move-ordering memory.
     pub fn clear(&mut self) {
         self.histories.clear();
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
-            // Someone still holds the old table: start a fresh one.
+            // Someone still holds the old hash table: start a fresh one.
             None => self.tt = Arc::new(TranspositionTable::new(self.tt.megabytes())),
         }
     }
 
-    /// The transposition table (for `probe`/`pophash`).
+    /// The hash table (for UCCI's `probe`, answered by `pophash`).
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
     }
 
-    /// A shared handle on the table, for reading it (`probe`) from another
-    /// thread while a search runs.
-    pub fn table(&self) -> Arc<TranspositionTable> {
+    /// A shared handle on the hash table, for reading it (UCCI's `probe`)
+    /// from another thread while a search runs.
+    pub fn shared_tt(&self) -> Arc<TranspositionTable> {
         Arc::clone(&self.tt)
     }
 
@@ -593,7 +593,7 @@ impl Searcher {
             .pv
             .get(1)
             .copied()
-            .or_else(|| ponder_from_table(pos, chosen.mv, tt));
+            .or_else(|| ponder_from_tt(pos, chosen.mv, tt));
         SearchResult {
             best_move: Some(chosen.mv),
             ponder_move: ponder,
@@ -609,7 +609,7 @@ impl Searcher {
 }
 
 /// A search the endgame tables answered at the root: one report with the
-/// table's score and line (the GUI's last line must show the move played),
+/// endgame table's score and line (the GUI's last line must show the move played),
 /// then, for analysis and pondering, a wait for the GUI's word.
 fn decided_search(shared: &Shared, score: i32, pv: Vec<Move>) -> SearchResult {
     let info = shared.info(1, pv.len(), 1, score, None, pv.clone());
@@ -632,7 +632,7 @@ fn decided_search(shared: &Shared, score: i32, pv: Vec<Move>) -> SearchResult {
     }
 }
 
-/// Root moves with the table's move first.
+/// Root moves with the hash move first.
 fn order_root(pos: &Position, mut moves: Vec<Move>, tt: &TranspositionTable) -> Vec<Move> {
     if let Some(m) = tt.probe(pos.key(), 0).and_then(|h| h.mv) {
         if let Some(i) = moves.iter().position(|&x| x == m) {
@@ -642,8 +642,8 @@ fn order_root(pos: &Position, mut moves: Vec<Move>, tt: &TranspositionTable) -> 
     moves
 }
 
-/// The expected reply to `best`, from the table.
-fn ponder_from_table(pos: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
+/// The expected reply to `best`, from the hash table.
+fn ponder_from_tt(pos: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
     let mut p = pos.clone();
     p.make_move(best);
     tt.probe(p.key(), 0)

@@ -1,4 +1,4 @@
-//! Move ordering: the table move, captures, killers and the counter move
+//! Move ordering: the hash move, captures, killers and the counter move
 //! are scored at once; quiet moves only when the picker reaches them (most
 //! nodes cut off before that). The best remaining move is picked one at a
 //! time, since sorting the whole list would waste work.
@@ -75,7 +75,7 @@ pub fn good_capture(pos: &Position, m: Move, threshold: i32) -> bool {
 
 /// What the picker knows beyond the position.
 pub struct OrderingHints {
-    /// The transposition table's move, if legal here.
+    /// The hash table's move, if legal here.
     pub tt_move: Option<Move>,
     /// Quiet moves that caused cutoffs at this ply in sibling nodes.
     pub killers: [Move; 2],

@@ -17,9 +17,9 @@ pub const RULE_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
 /// Static evaluations (hand-written, from a weights file, or a network's)
 /// are clamped to this magnitude, far inside the bands of rule verdicts and
 /// mates: no evaluation, however odd its weights, can be read as either,
-/// and every one fits the table's 16-bit field.
+/// and every one fits the hash table's 16-bit field.
 pub const EVAL_LIMIT: i32 = 10_000;
-/// A won (or, negated, lost) position whose mate the table remembers but
+/// A won (or, negated, lost) position whose mate the hash table remembers but
 /// which the natural-move limit may forbid: above every evaluation, below
 /// the band of rule verdicts, so it is neither a mate nor path dependent.
 pub const UNPROVEN_WIN: i32 = RULE_BOUND - 1;
@@ -27,9 +27,9 @@ pub const UNPROVEN_WIN: i32 = RULE_BOUND - 1;
 /// rule, which has no distance to mate: `TB_WIN - ply`, above every
 /// evaluation, below the unproven wins, the rule verdicts of the search
 /// and the mates. Unlike a repetition verdict it does not depend on the
-/// path, so the table keeps it.
+/// path, so the hash table keeps it.
 pub const TB_WIN: i32 = 20_000;
-/// Scores at or beyond this magnitude, up to [`TB_WIN`], are table results
+/// Scores at or beyond this magnitude, up to [`TB_WIN`], are endgame table results
 /// by the perpetual-check rule.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// A value outside every real score.
@@ -70,7 +70,7 @@ pub const fn is_tb_rule_score(score: i32) -> bool {
 }
 
 /// Converts a score relative to the root into one relative to the node at
-/// `ply` for storing in the table (mate distances count from the node).
+/// `ply` for storing in the hash table (mate distances count from the node).
 #[inline]
 pub const fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -94,10 +94,10 @@ pub const fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// A mate score read from the table at a node `ply` plies from the root,
+/// A mate score read from the hash table at a node `ply` plies from the root,
 /// checked against the natural-move limit: a mate that needs more plies
 /// than the `plies_left` before the limit draws the game (when no capture
-/// on the way resets the count, which the table cannot know) becomes
+/// on the way resets the count, which the hash table cannot know) becomes
 /// [`UNPROVEN_WIN`] for the same side. Other scores pass unchanged.
 #[inline]
 pub const fn limit_mate(score: i32, ply: usize, plies_left: u32) -> i32 {

@@ -1,9 +1,9 @@
-//! How much memory the table may take.
+//! How much memory the hash table may take.
 
 #[cfg(not(target_family = "wasm"))]
 use super::options::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
-/// The largest table the machine can hold comfortably: three quarters of
+/// The largest hash table the machine can hold comfortably: three quarters of
 /// the available memory, else [`MAX_HASH_MB`] where it cannot be read.
 ///
 /// The available memory comes from `sysinfo`, so the clamp holds on
@@ -62,11 +62,11 @@ mod tests {
     }
 }
 
-/// The largest table in a WebAssembly build (MB).
+/// The largest hash table in a WebAssembly build (MB).
 #[cfg(target_family = "wasm")]
 pub const WASM_MAX_HASH_MB: usize = 256;
 
-/// The largest table in a WebAssembly build: [`WASM_MAX_HASH_MB`].
+/// The largest hash table in a WebAssembly build: [`WASM_MAX_HASH_MB`].
 #[cfg(target_family = "wasm")]
 pub fn max_hash_mb() -> usize {
     WASM_MAX_HASH_MB

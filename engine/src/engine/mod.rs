@@ -35,7 +35,7 @@ mod memory;
 mod options;
 mod paths;
 mod policy;
-mod probe;
+mod pophash;
 mod report;
 mod strength;
 
@@ -55,7 +55,7 @@ pub use strength::{Skill, FULL_SKILL, LEVEL_ELO};
 
 pub use policy::Choice;
 use policy::{fallback_outcome, Decider};
-use probe::{probe_line, probe_table};
+use pophash::{from_hash_table, from_main_line};
 use report::Collector;
 use shuai_board::{Move, Position, Rng};
 use shuai_search::host::{self, Instant};
@@ -108,9 +108,10 @@ pub trait Listener: Send + Sync {
     fn book_move(&self, _pick: &BookPick) {}
 }
 
-/// What `probe` found for a position.
+/// What the engine knows of a position, as UCCI's `probe` command asks
+/// and `pophash` answers: from the hash table, or the search's main line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProbeResult {
+pub struct PopHash {
     /// The stored move.
     pub best_move: Option<Move>,
     /// A lower bound on the score and its depth.
@@ -142,10 +143,10 @@ struct Running {
     draw_offer: Arc<AtomicBool>,
     /// Set once the search has decided (just before it reports).
     decided: Arc<AtomicBool>,
-    /// The table the search is filling, for `probe` during the search.
-    table: Arc<shuai_search::TranspositionTable>,
+    /// The hash table the search is filling, for `probe` during the search.
+    hash_table: Arc<shuai_search::TranspositionTable>,
     /// The root position and the latest main line: `probe`'s fallback when
-    /// the table has no entry.
+    /// the hash table has no entry.
     root: Position,
     latest: Arc<Mutex<Option<Info>>>,
     /// An analysis search (does not count towards resigning).
@@ -189,7 +190,7 @@ fn check_outcome(pos: &Position, banned: &[Move], outcome: &mut Outcome) -> Opti
 }
 
 /// The engine. One search at a time runs on its own thread; the searcher
-/// (with its table) moves into that thread and back.
+/// (with its hash table) moves into that thread and back.
 pub struct Engine {
     position: Position,
     banned: Vec<Move>,
@@ -200,7 +201,7 @@ pub struct Engine {
     /// Draws the random choices among near-equal moves.
     rng: Rng,
     /// The root key and outcome of the last finished search: `probe`'s
-    /// fallback when the table no longer holds the root. The search stores
+    /// fallback when the hash table no longer holds the root. The search stores
     /// the root's result after each finished iteration, but a later store
     /// in the same bucket can replace it, and a search stopped within its
     /// first iteration stores none.
@@ -271,10 +272,10 @@ impl Engine {
     }
 
     /// Changes options. Waits for a running search to end first; resizes
-    /// the table and sets the thread count and natural-move limit as
+    /// the hash table and sets the thread count and natural-move limit as
     /// needed; new evaluation weights, another network or switching the
-    /// network on or off clear the table. Returns the options actually applied (values are clamped to
-    /// their ranges, the table to three quarters of available memory).
+    /// network on or off clear the hash table. Returns the options actually applied (values are clamped to
+    /// their ranges, the hash table to three quarters of available memory).
     pub fn set_options(&mut self, mut options: EngineOptions) -> &EngineOptions {
         self.wait();
         options.hash_mb = options.hash_mb.clamp(1, max_hash_mb());
@@ -300,7 +301,7 @@ impl Engine {
             || options.network != self.options.network
             || options.use_nnue != self.options.use_nnue
         {
-            // The table's scores were computed with the old evaluation.
+            // The hash table's scores were computed with the old evaluation.
             searcher.set_weights(Arc::clone(&options.weights.weights));
             searcher.set_network(options.active_network());
             searcher.clear();
@@ -318,7 +319,7 @@ impl Engine {
             }
         }
         if options.egtb != self.options.egtb || options.use_egtb != self.options.use_egtb {
-            // The table's scores were found with or without the old tables.
+            // The hash table's scores were found with or without the old endgame tables.
             searcher.set_tablebase(options.active_tablebase());
             searcher.clear();
         }
@@ -329,7 +330,7 @@ impl Engine {
         &self.options
     }
 
-    /// A new game: forgets the table and the resignation count. Waits for a
+    /// A new game: forgets the hash table and the resignation count. Waits for a
     /// running search to end first.
     pub fn new_game(&mut self) {
         self.wait();
@@ -427,34 +428,35 @@ impl Engine {
         Some(outcome)
     }
 
-    /// Looks `pos` up in the table (the running search's table during a
-    /// search). Without an entry, falls back to the latest main line during
-    /// a search, or to the last search's result when idle.
-    pub fn probe(&self, pos: &Position) -> ProbeResult {
+    /// UCCI's `probe`: looks `pos` up in the hash table (the running
+    /// search's during a search). Without an entry, falls back to the
+    /// latest main line during a search, or to the last search's result
+    /// when idle.
+    pub fn pophash(&self, pos: &Position) -> PopHash {
         if let Some(r) = &self.running {
-            if let Some(hit) = probe_table(&r.table, pos) {
+            if let Some(hit) = from_hash_table(&r.hash_table, pos) {
                 return hit;
             }
             let latest = r.latest.lock().map(|g| g.clone()).unwrap_or(None);
             return latest
-                .map_or_else(ProbeResult::default, |info| probe_line(&r.root, &info, pos));
+                .map_or_else(PopHash::default, |info| from_main_line(&r.root, &info, pos));
         }
         let Some(searcher) = &self.searcher else {
-            return ProbeResult::default();
+            return PopHash::default();
         };
-        if let Some(hit) = probe_table(searcher.tt(), pos) {
+        if let Some(hit) = from_hash_table(searcher.tt(), pos) {
             return hit;
         }
         match &self.last {
             Some((key, o)) if *key == pos.key() && o.best_move.is_some() => {
                 let bound = (o.score, o.depth as i32);
-                ProbeResult {
+                PopHash {
                     best_move: o.best_move,
                     lower: Some(bound),
                     upper: Some(bound),
                 }
             }
-            _ => ProbeResult::default(),
+            _ => PopHash::default(),
         }
     }
 
@@ -512,7 +514,7 @@ impl Engine {
         let pos = self.position.clone();
         let banned = self.banned.clone();
         let fallback_listener = listener.clone();
-        let table = searcher.table();
+        let hash_table = searcher.shared_tt();
         let thread = {
             let control = control.clone();
             let asked_to_stop = asked_to_stop.clone();
@@ -593,7 +595,7 @@ impl Engine {
                     asked_to_stop,
                     draw_offer,
                     decided,
-                    table,
+                    hash_table,
                     root: self.position.clone(),
                     latest,
                     infinite: params.limits.infinite,
@@ -782,7 +784,7 @@ mod tests {
         search(&mut e, target.clone());
         e.new_game();
         assert_eq!(search(&mut e, target.clone()), fresh);
-        // Without the new game the table would change the count.
+        // Without the new game the hash table would change the count.
         assert_ne!(search(&mut e, target), fresh);
     }
 
@@ -886,7 +888,7 @@ mod tests {
         let sink = Arc::new(Sink::default());
         e.go(depth(3), sink);
         let best = e.wait().unwrap().best_move;
-        let hit = e.probe(&Position::startpos());
+        let hit = e.pophash(&Position::startpos());
         assert!(hit.best_move.is_some());
         assert_eq!(hit.best_move, best);
     }

@@ -11,9 +11,9 @@ use shuai_search::{Params, Searcher};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Default transposition table size, MiB.
+/// Default hash table size, MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
-/// Largest table size accepted, MiB (further capped by available memory).
+/// Largest hash table size accepted, MiB (further capped by available memory).
 pub const MAX_HASH_MB: usize = 65_536;
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
@@ -160,7 +160,7 @@ impl Style {
 /// a GUI's dialog round-trips, but change nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Transposition table size, MiB.
+    /// Hash table size, MiB.
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
@@ -172,7 +172,7 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Natural-move limit, plies without capture until a draw.
     pub natural_limit: u32,
-    /// Keep the table between moves (off: cleared before every search).
+    /// Keep the hash table between moves (off: cleared before every search).
     pub use_hash: bool,
     /// Play from the opening books in `book_files` (`OwnBook`, `usebook`).
     pub use_book: bool,
@@ -254,7 +254,7 @@ impl EngineOptions {
         }
     }
 
-    /// A searcher set up with these options (table size, natural-move
+    /// A searcher set up with these options (hash table size, natural-move
     /// limit, evaluation).
     pub(super) fn searcher(&self) -> Searcher {
         let mut s = Searcher::new(self.hash_mb);

@@ -1,7 +1,7 @@
 //! Text in and out for each dialect: moves (ranks 0–9, or 1–10 after
 //! `UCI_Variant xiangqi`), scores, `info` lines, `bestmove` and `pophash`.
 
-use crate::engine::{book_name, BookPick, Outcome, ProbeResult};
+use crate::engine::{book_name, BookPick, Outcome, PopHash};
 use shuai_board::{Move, Position, Square};
 use shuai_search::score::{is_rule_score, is_tb_rule_score, MATE, MATE_BOUND, RULE_WIN, TB_WIN};
 use shuai_search::{Bound, DisplayScore, Event, Info};
@@ -270,7 +270,7 @@ impl Format {
     }
 
     /// The `pophash` answer to `probe` (scores as UCCI integers).
-    pub fn pophash(&self, r: &ProbeResult) -> String {
+    pub fn pophash(&self, r: &PopHash) -> String {
         let mut line = String::from("pophash");
         if let Some(m) = r.best_move {
             line.push_str(&format!(" bestmove {}", self.mv(m)));
@@ -454,7 +454,7 @@ mod tests {
     #[test]
     fn pophash_lines() {
         let m = Position::startpos().parse_move("h2e2").unwrap();
-        let r = ProbeResult {
+        let r = PopHash {
             best_move: Some(m),
             lower: Some((12, 7)),
             upper: Some((12, 7)),
@@ -463,6 +463,6 @@ mod tests {
             UCCI.pophash(&r),
             "pophash bestmove h2e2 lowerbound 12 depth 7 upperbound 12 depth 7"
         );
-        assert_eq!(UCCI.pophash(&ProbeResult::default()), "pophash");
+        assert_eq!(UCCI.pophash(&PopHash::default()), "pophash");
     }
 }

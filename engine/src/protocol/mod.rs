@@ -698,7 +698,7 @@ impl Controller {
                 if let Some(p) = parsed.problem {
                     self.message(&p.replace("position set up", "probing the position"));
                 }
-                let result = self.engine.probe(&parsed.position);
+                let result = self.engine.pophash(&parsed.position);
                 self.out.line(&self.fmt().pophash(&result));
             }
         }

@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening over a principal variation
 //! search with quiescence, pruning and reductions. This module holds the
 //! thread's state and what every node uses (moves made with their
-//! accumulators, the evaluation, the table probe, the node count); the
+//! accumulators, the evaluation, the hash and tablebase probes, the node count); the
 //! root iteration, the search below the root and quiescence have a module
 //! each.
 
@@ -33,7 +33,7 @@ enum Step {
 /// The network's accumulators of one ply of the search path. They are
 /// computed lazily: making a move only records the [`Step`]; the first
 /// evaluation at or below the ply brings the path's accumulators up to
-/// date from the nearest computed ancestor (nodes cut off by the table
+/// date from the nearest computed ancestor (nodes cut off by the hash table
 /// never pay for them).
 #[derive(Clone, Copy)]
 struct AccEntry {
@@ -84,9 +84,9 @@ pub(crate) fn reductions(params: &Params) -> Vec<[u8; 64]> {
         .collect()
 }
 
-/// Plies added to the depth a table value is stored with: it is exact at
-/// any depth, but an entry as deep as the deepest search would crowd out
-/// the table's searched entries.
+/// Plies added to the depth an endgame table value is stored with in the
+/// hash table: it is exact at any depth, but an entry as deep as the
+/// deepest search would crowd out the hash table's searched entries.
 const TB_DEPTH_BONUS: i32 = 6;
 
 /// Best-move changes counted at most (see [`Worker::instability`]).
@@ -217,11 +217,11 @@ impl<'a> Worker<'a> {
         eval.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The table's entry for the current position (the node at `ply`), its
+    /// The hash table's entry for the current position (the node at `ply`), its
     /// mate scores checked against the natural-move limit: the entry may
     /// come from the same placement reached with fewer plies on the clock.
     #[inline]
-    fn probe(&self, ply: usize) -> Option<Hit> {
+    fn tt_probe(&self, ply: usize) -> Option<Hit> {
         let plies_left = self
             .shared
             .natural_limit
@@ -234,11 +234,11 @@ impl<'a> Worker<'a> {
 
     /// The endgame tables' score of the node at `ply` (searched to `depth`,
     /// 0 in quiescence) when the move that led here was a capture into an
-    /// ending they cover, stored in the table as exact (deeper than
+    /// ending they cover, stored in the hash table as exact (deeper than
     /// searched, like a proof). `None` without tables, in a singular-extension search (its
     /// node was probed already) or when the ending is not covered.
     #[inline]
-    fn probe_tablebase(&mut self, ply: usize, depth: i32, singular_search: bool) -> Option<i32> {
+    fn tb_probe(&mut self, ply: usize, depth: i32, singular_search: bool) -> Option<i32> {
         let tb = self.shared.tablebase?;
         if singular_search
             || self.pos.last_captured().is_none()
@@ -387,7 +387,7 @@ mod tests {
     use shuai_board::rules::RuleBook;
     use std::sync::atomic::AtomicU64;
 
-    /// A mate the table learned with few plies on the clock is only an
+    /// A mate the hash table learned with few plies on the clock is only an
     /// unproven win when the same placement comes back too close to the
     /// natural-move limit for that mate.
     #[test]
@@ -426,7 +426,7 @@ mod tests {
             let mut history = History::new();
             let worker = Worker::new(0, &pos, &shared, &mut history, Vec::new());
             assert_eq!(
-                worker.probe(2).map(|h| h.score),
+                worker.tt_probe(2).map(|h| h.score),
                 Some(expected),
                 "clock {clock}"
             );

@@ -1,4 +1,4 @@
-//! The principal variation search below the root: the table, pruning,
+//! The principal variation search below the root: the hash table, pruning,
 //! extensions and reductions, in numbered steps.
 
 use super::Worker;
@@ -9,7 +9,7 @@ use crate::score::*;
 use crate::tt::{Bound, Hit};
 use shuai_board::{GenKind, Move, MoveList, Position};
 
-/// What the singular-extension test found for a table move.
+/// What the singular-extension test found for a hash move.
 enum Singular {
     /// Not tried, or nothing to change.
     Untested,
@@ -70,12 +70,12 @@ impl Worker<'_> {
             return alpha;
         }
 
-        // Step 4. The table: its move first, its score if deep enough
+        // Step 4. The hash table: its move first, its score if deep enough
         // (not in a singular-extension search, which leaves a move out).
         let excluded = self.frames[ply].excluded;
         let singular_search = excluded != Move::NULL;
         let key = self.pos.key();
-        let hit = self.probe(ply);
+        let hit = self.tt_probe(ply);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
             if !PV && !singular_search && h.depth >= depth && h.cuts_off(alpha, beta) {
@@ -83,16 +83,16 @@ impl Worker<'_> {
             }
         }
 
-        // Step 4b. The endgame tables: a capture into an ending with a
-        // table ends the search here with the table's value (after the
+        // Step 4b. The endgame tables: a capture into an ending with an
+        // endgame table ends the search here with that table's value (after the
         // repetition verdicts of step 2, which the tables cannot know).
         // Only after a capture: a node of the root's material was either
         // answered at the root or is searched among the drawing moves.
-        if let Some(score) = self.probe_tablebase(ply, depth, singular_search) {
+        if let Some(score) = self.tb_probe(ply, depth, singular_search) {
             return score;
         }
 
-        // Step 5. Static evaluation (the table's when it has one), moved
+        // Step 5. Static evaluation (the hash table's when it has one), moved
         // by what the correction history learned.
         let raw_eval = if in_check {
             -INFINITE
@@ -159,7 +159,7 @@ impl Worker<'_> {
         }
         // Step 6b. ProbCut: a good capture whose reduced search beats
         // beta by a margin would cut off at full depth too. Not when the
-        // table already says the reduced search falls short. With the
+        // hash table already says the reduced search falls short. With the
         // network only, like the other cuts that trust the evaluation
         // (measured with the network; the hand-written evaluation's tests
         // pin mating attacks such cuts hid).
@@ -177,7 +177,7 @@ impl Worker<'_> {
             }
         }
 
-        // Step 7. Internal iterative reduction: without a table move this
+        // Step 7. Internal iterative reduction: without a hash move this
         // node was not searched before, so search it shallower first.
         if tt_move.is_none()
             && depth >= self.params.iir_depth()
@@ -257,7 +257,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            // Step 10. Extensions: a singular table move (the only move
+            // Step 10. Extensions: a singular hash move (the only move
             // that holds, by a reduced search of the others) is searched
             // deeper (two plies when clearly so), and one that others
             // also hold reduced; else a check is extended.
@@ -341,7 +341,7 @@ impl Worker<'_> {
         if singular_search {
             return best;
         }
-        // Step 12. The result into the table; what it says about the
+        // Step 12. The result into the hash table; what it says about the
         // static evaluation into the correction history (not from a
         // capture, whose gain the evaluation could not see, nor from a
         // bound on the evaluation's side).
@@ -423,10 +423,10 @@ impl Worker<'_> {
         None
     }
 
-    /// Singular extension of the table move `m` at `ply` (entry `h`): the
-    /// other moves are searched at half depth against the table score less
+    /// Singular extension of the hash move `m` at `ply` (entry `h`): the
+    /// other moves are searched at half depth against the hash score less
     /// a margin. None reaching it: `m` is singular, one ply more. One
-    /// beating beta as well: the node is cut (multi-cut). Otherwise a table
+    /// beating beta as well: the node is cut (multi-cut). Otherwise a hash
     /// score over beta says `m` need not be searched as deep: one ply less.
     #[allow(clippy::too_many_arguments)]
     fn singular(

@@ -27,16 +27,16 @@ impl Worker<'_> {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
-        let hit = self.probe(ply);
+        let hit = self.tt_probe(ply);
         if let Some(h) = hit {
             if !PV && h.depth >= 0 && h.cuts_off(alpha, beta) {
                 return h.score;
             }
         }
-        // A capture into an ending with a table: its value, as in the
+        // A capture into an ending with an endgame table: its value, as in the
         // main search (most captures into an ending happen down here,
-        // where an evaluation would guess what the table knows).
-        if let Some(score) = self.probe_tablebase(ply, 0, false) {
+        // where an evaluation would guess what the endgame table knows).
+        if let Some(score) = self.tb_probe(ply, 0, false) {
             return score;
         }
         let mut best;
