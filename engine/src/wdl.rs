@@ -31,12 +31,12 @@
 //! (advisors, elephants and pawns add noise) and as well as the move
 //! number, which a pasted FEN rarely gets right.
 //!
-//! **Checked on the round-2 network's games** (session 9, 255,753
-//! positions of 2,215 games, all out of sample): mean log-loss 0.609
-//! nats, predicted 298/409/293 per mille against 297/407/297 observed,
-//! every score band within 54 per mille; refitting on those games did not
-//! do better on their held-out tenth (0.649 against the shipped 0.647), so
-//! the constants stayed (`tools/scripts/wdl/check.py`).
+//! **Checked on the round-2 network's games** (2026-12-02, commit
+//! 304aa81; 255,753 positions of 2,215 games, all out of sample): mean
+//! log-loss 0.609 nats, predicted 298/409/293 per mille against
+//! 297/407/297 observed, every score band within 54 per mille; refitting
+//! on those games did not do better on their held-out tenth (0.649
+//! against the shipped 0.647), so the constants stayed (`tools/scripts/wdl/check.py`).
 //!
 //! These are the chances of Shuai against itself at short searches; longer
 //! searches and human games draw more. Mates and wins by the repetition
