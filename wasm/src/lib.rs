@@ -19,7 +19,7 @@
 //! printing its `info` lines and its `bestmove` on the way. How `stop` and
 //! `ponderhit` reach it is the host's business (`shuai_host_stop` and
 //! `shuai_host_ponderhit`, polled every 1024 nodes): see
-//! `web/package/shuai.js` and README.md, "In the browser".
+//! `web/package/shuai.js` and docs/browser.md.
 
 #![warn(missing_docs)]
 

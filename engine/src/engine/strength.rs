@@ -29,7 +29,7 @@ pub const FULL_SKILL: u8 = 20;
 /// fixed nodes per level against ElephantEye at fixed depths 1–8, the
 /// depths against each other, and neighbouring levels; every anchored
 /// level in at least 220 games) and fitted by `fit.py` (one maximum-
-/// likelihood rating per player); README "Strength levels" gives each
+/// likelihood rating per player); docs/strength.md gives each
 /// rating's 95% interval. Remeasured whenever the embedded network
 /// changes (a level's nodes are worth more with a better network): these
 /// are the round-3 network's.

@@ -56,8 +56,8 @@ pub struct PlayArgs {
     pub depth: Option<u32>,
     /// The engine's playing level: 0 (weakest) to 20 (full strength, the
     /// default). Lower levels search less and choose among their best
-    /// moves with a growing error; the README's level table gives each
-    /// level's measured Elo.
+    /// moves with a growing error; the level table of docs/strength.md
+    /// gives each level's measured Elo.
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=FULL_SKILL as i64),
           conflicts_with = "elo")]
     pub level: Option<u8>,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes Shuai's own opening book, engine/books/shuai.obk (README "Opening
-# books", tools/README.md "Shuai's own book"): self-play games of Shuai at
+# Makes Shuai's own opening book, engine/books/shuai.obk (docs/books.md,
+# tools/README.md "Shuai's own book"): self-play games of Shuai at
 # a fixed node count from the start position, with the engine's
 # Randomness option for variety, then `shuai-tools book build` over them
 # with a deeper search check. Fixed nodes make it independent of the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibration matches for the strength levels (README "Strength levels",
+# Calibration matches for the strength levels (docs/strength.md,
 # tools/README.md "Calibrating the levels"). Every match is at fixed nodes
 # (the levels) or fixed depth (the anchors), so the results do not depend on
 # the machine or its load. Resumable: a match whose JSON exists is skipped.
