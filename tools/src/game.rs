@@ -439,6 +439,237 @@ fn go_command(proto: Protocol, limit: &Limit, clocks: &[Clock; 2], stm: Color) -
     }
 }
 
+/// How a game ended: the result, its kind, and the reason in plain words.
+type Ending = (Outcome, Termination, String);
+
+/// A game in progress: the position, what was played, the clocks and what
+/// the runner must remember of each engine.
+struct Game<'a> {
+    opening: &'a EpdLine,
+    pos: Position,
+    /// All moves in ICCS, book moves first.
+    moves: Vec<String>,
+    played: Vec<PlayedMove>,
+    clocks: [Clock; 2],
+    totals: [SearchTotals; 2],
+    needs_restart: [bool; 2],
+    /// For UCCI: the FEN after the last capture, and where in `moves` the
+    /// moves since begin.
+    irrev_fen: String,
+    irrev_from: usize,
+    /// Red-view scores of each engine move, for adjudication.
+    red_scores: Vec<Option<i32>>,
+}
+
+impl<'a> Game<'a> {
+    /// The game at the end of `opening`'s book moves.
+    fn new(opening: &'a EpdLine, limits: &[Limit; 2]) -> Game<'a> {
+        let mut game = Game {
+            opening,
+            pos: opening.position(),
+            moves: opening.moves.clone(),
+            played: Vec::new(),
+            clocks: [Clock::new(&limits[0]), Clock::new(&limits[1])],
+            totals: [SearchTotals::default(); 2],
+            needs_restart: [false; 2],
+            irrev_fen: opening.fen.clone(),
+            irrev_from: 0,
+            red_scores: Vec::new(),
+        };
+        let mut p = Position::from_fen(&opening.fen).expect("valid opening");
+        for (i, m) in opening.moves.iter().enumerate() {
+            p.make_move(p.parse_move(m).expect("legal book move"));
+            if p.last_captured().is_some() {
+                game.irrev_fen = p.to_fen();
+                game.irrev_from = i + 1;
+            }
+        }
+        game
+    }
+
+    /// Starts a new game in both engines: the first one that is dead or
+    /// fails loses by crash.
+    fn start_engines(
+        &mut self,
+        engines: &mut [Option<&mut Engine>; 2],
+        names: [&str; 2],
+    ) -> Option<Ending> {
+        let mut early = None;
+        for c in [Color::Red, Color::Black] {
+            let why = match engines[c.index()].as_deref_mut() {
+                Some(e) if !e.is_dead() => match e.new_game() {
+                    Ok(()) => continue,
+                    Err(msg) => format!("failed at the start of the game: {msg}."),
+                },
+                _ => "could not be started.".to_string(),
+            };
+            self.needs_restart[c.index()] = true;
+            early.get_or_insert_with(|| {
+                let who = format!("{} ({})", side_name(c), names[c.index()]);
+                (
+                    Outcome::win_for(!c),
+                    Termination::Crash,
+                    format!("{who} {why}"),
+                )
+            });
+        }
+        early
+    }
+
+    /// The referee's word before the side to move searches: the rules'
+    /// verdict, the maximum length, or score adjudication.
+    fn referee(&self, cfg: &GameConfig) -> Option<Ending> {
+        if let Some(v) = judge_game_end_with(&self.pos, &cfg.rules) {
+            let result = match v.winner(self.pos.side_to_move()) {
+                Some(c) => Outcome::win_for(c),
+                None => Outcome::Draw,
+            };
+            return Some((result, Termination::from_reason(v.reason), v.explanation));
+        }
+        if cfg.max_plies > 0 && self.played.len() as u32 >= cfg.max_plies {
+            return Some((
+                Outcome::Draw,
+                Termination::MaxLength,
+                format!(
+                    "The game reached the maximum length of {} plies; draw.",
+                    cfg.max_plies
+                ),
+            ));
+        }
+        adjudicate_scores(&self.red_scores, cfg)
+    }
+
+    /// The `position` command for an engine speaking `proto`: UCCI gets the
+    /// position after the last capture and the moves since, the others the
+    /// opening and every move.
+    fn position_command(&self, proto: Protocol) -> String {
+        let (fen, from) = match proto {
+            Protocol::Ucci => (self.irrev_fen.as_str(), self.irrev_from),
+            _ => (self.opening.fen.as_str(), 0),
+        };
+        let mut s = format!("position fen {fen}");
+        if self.moves.len() > from {
+            s.push_str(" moves");
+            for m in &self.moves[from..] {
+                s.push(' ');
+                s.push_str(&proto.move_to_engine(m));
+            }
+        }
+        s
+    }
+
+    /// Plays `mv`, searched by the side to move in `elapsed_ms` with what
+    /// it reported in `info`, into the record, the totals and the position.
+    fn record_move(&mut self, mv: shuai_board::Move, info: &SearchInfo, elapsed_ms: u64) {
+        let stm = self.pos.side_to_move();
+        self.totals[stm.index()].record(info, elapsed_ms);
+        let score = info.score.map(EngineScore::as_cp);
+        self.red_scores
+            .push(score.map(|s| if stm == Color::Red { s } else { -s }));
+        self.played.push(PlayedMove {
+            iccs: mv.to_string(),
+            chinese: self.pos.to_chinese(mv),
+            score,
+            score_text: info.score.map(EngineScore::pgn_text),
+            depth: info.depth,
+            nodes: info.nodes,
+            time_ms: elapsed_ms,
+        });
+        self.moves.push(mv.to_string());
+        self.pos.make_move(mv);
+        if self.pos.last_captured().is_some() {
+            self.irrev_fen = self.pos.to_fen();
+            self.irrev_from = self.moves.len();
+        }
+    }
+}
+
+impl SearchTotals {
+    /// Counts one move searched in `elapsed_ms` with what it reported.
+    fn record(&mut self, info: &SearchInfo, elapsed_ms: u64) {
+        self.moves += 1;
+        self.time_ms += elapsed_ms;
+        if let Some(d) = info.depth {
+            self.depth_sum += d as u64;
+            self.depth_moves += 1;
+        }
+        if let Some(n) = info.nodes {
+            self.nodes += n;
+            self.node_time_ms += elapsed_ms.max(1);
+        }
+    }
+}
+
+/// How long the runner waits for a move under `limit` with `clock`.
+fn deadline_ms(limit: &Limit, clock: &Clock, cfg: &GameConfig) -> u64 {
+    match *limit {
+        Limit::Clock { .. } => clock.remaining_ms + cfg.margin_ms,
+        Limit::MoveTime(ms) => ms + cfg.margin_ms,
+        Limit::Nodes(_) | Limit::Depth(_) => cfg.timeout_ms,
+    }
+}
+
+/// A move the engine answered with: its text as sent, in ICCS if it reads
+/// as a move, the time it took and whether it resigned with it.
+struct Answer {
+    raw: String,
+    iccs: Option<String>,
+    elapsed_ms: u64,
+    resign: bool,
+}
+
+/// The engine's answer to `go`, or how the mover (`who`) lost by not
+/// giving one; sets `needs_restart` when the engine must be restarted.
+fn answer(
+    outcome: GoOutcome,
+    engine: &Engine,
+    who: &str,
+    deadline_ms: u64,
+    needs_restart: &mut bool,
+) -> Result<Answer, (Termination, String)> {
+    match outcome {
+        GoOutcome::Move {
+            raw,
+            iccs,
+            elapsed_ms,
+            resign,
+        } => Ok(Answer {
+            raw,
+            iccs,
+            elapsed_ms,
+            resign,
+        }),
+        GoOutcome::NoMove { .. } => Err((
+            Termination::Resign,
+            format!("{who} answered without a move although it had legal moves; it loses."),
+        )),
+        GoOutcome::Late { elapsed_ms } => {
+            *needs_restart = engine.is_dead();
+            Err((
+                Termination::TimeForfeit,
+                format!(
+                    "{who} did not move within {deadline_ms} ms (answered after {elapsed_ms} ms, \
+                     when told to stop); it loses on time."
+                ),
+            ))
+        }
+        GoOutcome::NoAnswer => {
+            *needs_restart = true;
+            Err((
+                Termination::NoAnswer,
+                format!("{who} gave no move within {deadline_ms} ms nor after stop; it loses."),
+            ))
+        }
+        GoOutcome::Crash => {
+            *needs_restart = true;
+            Err((
+                Termination::Crash,
+                format!("{who}'s process ended during the game; it loses."),
+            ))
+        }
+    }
+}
+
 /// Plays one game. `engines[0]` plays Red and `engines[1]` Black; `names`
 /// likewise. Engines that are dead at the start lose at once by crash.
 pub fn play_game(
@@ -448,229 +679,17 @@ pub fn play_game(
     cfg: &GameConfig,
 ) -> GameRecord {
     let mut engines = engines;
-    let opening = &setup.opening;
-    let mut pos = opening.position();
-    let mut moves: Vec<String> = opening.moves.clone();
-    let mut played: Vec<PlayedMove> = Vec::new();
     let limits = [0, 1].map(|c| cfg.own_limits[c].unwrap_or(cfg.limit));
-    let mut clocks = [Clock::new(&limits[0]), Clock::new(&limits[1])];
-    let mut totals = [SearchTotals::default(); 2];
-    let mut needs_restart = [false; 2];
-    // For UCCI: the FEN after the last capture and the moves since.
-    let (mut irrev_fen, mut irrev_from) = (opening.fen.clone(), 0usize);
-    {
-        let mut p = Position::from_fen(&opening.fen).expect("valid opening");
-        for (i, m) in opening.moves.iter().enumerate() {
-            p.make_move(p.parse_move(m).expect("legal book move"));
-            if p.last_captured().is_some() {
-                irrev_fen = p.to_fen();
-                irrev_from = i + 1;
-            }
-        }
-    }
-    // Red-view scores of each engine move, for adjudication.
-    let mut red_scores: Vec<Option<i32>> = Vec::new();
-
-    let finish =
-        |result: Outcome, termination: Termination, reason: String| (result, termination, reason);
-
-    // New game for both engines.
-    let mut early: Option<(Outcome, Termination, String)> = None;
-    for c in [Color::Red, Color::Black] {
-        match engines[c.index()].as_deref_mut() {
-            Some(e) if !e.is_dead() => {
-                if let Err(msg) = e.new_game() {
-                    needs_restart[c.index()] = true;
-                    early.get_or_insert_with(|| {
-                        finish(
-                            Outcome::win_for(!c),
-                            Termination::Crash,
-                            format!(
-                                "{} ({}) failed at the start of the game: {msg}.",
-                                side_name(c),
-                                names[c.index()]
-                            ),
-                        )
-                    });
-                }
-            }
-            _ => {
-                needs_restart[c.index()] = true;
-                early.get_or_insert_with(|| {
-                    finish(
-                        Outcome::win_for(!c),
-                        Termination::Crash,
-                        format!(
-                            "{} ({}) could not be started.",
-                            side_name(c),
-                            names[c.index()]
-                        ),
-                    )
-                });
-            }
-        }
-    }
-
-    let (result, termination, reason) = loop {
-        if let Some(e) = early.take() {
-            break e;
-        }
-        let stm = pos.side_to_move();
-        if let Some(v) = judge_game_end_with(&pos, &cfg.rules) {
-            let result = match v.winner(stm) {
-                Some(c) => Outcome::win_for(c),
-                None => Outcome::Draw,
-            };
-            break finish(result, Termination::from_reason(v.reason), v.explanation);
-        }
-        let game_plies = played.len();
-        if cfg.max_plies > 0 && game_plies as u32 >= cfg.max_plies {
-            break finish(
-                Outcome::Draw,
-                Termination::MaxLength,
-                format!(
-                    "The game reached the maximum length of {} plies; draw.",
-                    cfg.max_plies
-                ),
-            );
-        }
-        if let Some(r) = adjudicate_scores(&red_scores, cfg) {
-            break r;
-        }
-
-        let me = stm.index();
-        let name = names[me];
-        let engine = engines[me].as_deref_mut().expect("checked at the start");
-        let proto = engine.spec.proto;
-        let position_cmd = {
-            let (fen, from) = match proto {
-                Protocol::Ucci => (irrev_fen.as_str(), irrev_from),
-                _ => (opening.fen.as_str(), 0),
-            };
-            let mut s = format!("position fen {fen}");
-            if moves.len() > from {
-                s.push_str(" moves");
-                for m in &moves[from..] {
-                    s.push(' ');
-                    s.push_str(&proto.move_to_engine(m));
-                }
-            }
-            s
-        };
-        let limit = limits[me];
-        let go_cmd = go_command(proto, &limit, &clocks, stm);
-        let deadline_ms = match limit {
-            Limit::Clock { .. } => clocks[me].remaining_ms + cfg.margin_ms,
-            Limit::MoveTime(ms) => ms + cfg.margin_ms,
-            Limit::Nodes(_) | Limit::Depth(_) => cfg.timeout_ms,
-        };
-        let mut info = SearchInfo::default();
-        let outcome = engine.go(
-            &position_cmd,
-            &go_cmd,
-            Duration::from_millis(deadline_ms),
-            Duration::from_millis(cfg.stop_grace_ms),
-            &mut info,
-            &mut |_, _| {},
-        );
-        let who = format!("{} ({name})", side_name(stm));
-        let lose = |t: Termination, why: String| finish(Outcome::win_for(!stm), t, why);
-        let (raw, iccs, elapsed_ms, resign) = match outcome {
-            GoOutcome::Move {
-                raw,
-                iccs,
-                elapsed_ms,
-                resign,
-            } => (raw, iccs, elapsed_ms, resign),
-            GoOutcome::NoMove { .. } => {
-                break lose(
-                    Termination::Resign,
-                    format!("{who} answered without a move although it had legal moves; it loses."),
-                );
-            }
-            GoOutcome::Late { elapsed_ms } => {
-                needs_restart[me] = engine.is_dead();
-                break lose(
-                    Termination::TimeForfeit,
-                    format!(
-                        "{who} did not move within {deadline_ms} ms (answered after {elapsed_ms} ms, \
-                         when told to stop); it loses on time."
-                    ),
-                );
-            }
-            GoOutcome::NoAnswer => {
-                needs_restart[me] = true;
-                break lose(
-                    Termination::NoAnswer,
-                    format!("{who} gave no move within {deadline_ms} ms nor after stop; it loses."),
-                );
-            }
-            GoOutcome::Crash => {
-                needs_restart[me] = true;
-                break lose(
-                    Termination::Crash,
-                    format!("{who}'s process ended during the game; it loses."),
-                );
-            }
-        };
-        let mv = match iccs.as_deref().map(|m| pos.parse_move(m)) {
-            Some(Ok(mv)) => mv,
-            _ => {
-                break lose(
-                    Termination::IllegalMove,
-                    format!(
-                        "{who} played '{raw}', which is not a legal move in {}; it loses.",
-                        pos.to_fen()
-                    ),
-                );
-            }
-        };
-        if !clocks[me].charge(&limit, elapsed_ms, cfg.margin_ms) {
-            break lose(
-                Termination::TimeForfeit,
-                format!("{who} used {elapsed_ms} ms with less time left; it loses on time."),
-            );
-        }
-        let t = &mut totals[me];
-        t.moves += 1;
-        t.time_ms += elapsed_ms;
-        if let Some(d) = info.depth {
-            t.depth_sum += d as u64;
-            t.depth_moves += 1;
-        }
-        if let Some(n) = info.nodes {
-            t.nodes += n;
-            t.node_time_ms += elapsed_ms.max(1);
-        }
-        let score = info.score.map(EngineScore::as_cp);
-        red_scores.push(score.map(|s| if stm == Color::Red { s } else { -s }));
-        played.push(PlayedMove {
-            iccs: mv.to_string(),
-            chinese: pos.to_chinese(mv),
-            score,
-            score_text: info.score.map(EngineScore::pgn_text),
-            depth: info.depth,
-            nodes: info.nodes,
-            time_ms: elapsed_ms,
-        });
-        moves.push(mv.to_string());
-        pos.make_move(mv);
-        if pos.last_captured().is_some() {
-            irrev_fen = pos.to_fen();
-            irrev_from = moves.len();
-        }
-        if resign {
-            break finish(
-                Outcome::win_for(!stm),
-                Termination::Resign,
-                format!("{who} resigned with its move."),
-            );
-        }
+    let mut game = Game::new(&setup.opening, &limits);
+    let early = game.start_engines(&mut engines, names);
+    let (result, termination, reason) = match early {
+        Some(ending) => ending,
+        None => play_moves(&mut game, &mut engines, names, &limits, cfg),
     };
     for c in [Color::Red, Color::Black] {
         if let Some(e) = engines[c.index()].as_deref() {
             if e.is_dead() {
-                needs_restart[c.index()] = true;
+                game.needs_restart[c.index()] = true;
             }
         }
     }
@@ -683,21 +702,86 @@ pub fn play_game(
         result,
         termination,
         reason,
-        fen: opening.fen.clone(),
-        book_plies: opening.moves.len(),
-        moves,
-        played,
-        final_fen: pos.to_fen(),
-        totals,
-        needs_restart,
+        fen: setup.opening.fen.clone(),
+        book_plies: setup.opening.moves.len(),
+        final_fen: game.pos.to_fen(),
+        moves: game.moves,
+        played: game.played,
+        totals: game.totals,
+        needs_restart: game.needs_restart,
+    }
+}
+
+/// The engines' moves, one search at a time, until the game ends.
+fn play_moves(
+    game: &mut Game<'_>,
+    engines: &mut [Option<&mut Engine>; 2],
+    names: [&str; 2],
+    limits: &[Limit; 2],
+    cfg: &GameConfig,
+) -> Ending {
+    loop {
+        if let Some(ending) = game.referee(cfg) {
+            return ending;
+        }
+        let stm = game.pos.side_to_move();
+        let me = stm.index();
+        let engine = engines[me].as_deref_mut().expect("checked at the start");
+        let proto = engine.spec.proto;
+        let limit = limits[me];
+        let deadline_ms = deadline_ms(&limit, &game.clocks[me], cfg);
+        let mut info = SearchInfo::default();
+        let outcome = engine.go(
+            &game.position_command(proto),
+            &go_command(proto, &limit, &game.clocks, stm),
+            Duration::from_millis(deadline_ms),
+            Duration::from_millis(cfg.stop_grace_ms),
+            &mut info,
+            &mut |_, _| {},
+        );
+        let who = format!("{} ({})", side_name(stm), names[me]);
+        let lose = |(t, why): (Termination, String)| (Outcome::win_for(!stm), t, why);
+        let a = match answer(
+            outcome,
+            engine,
+            &who,
+            deadline_ms,
+            &mut game.needs_restart[me],
+        ) {
+            Ok(a) => a,
+            Err(loss) => return lose(loss),
+        };
+        let Some(Ok(mv)) = a.iccs.as_deref().map(|m| game.pos.parse_move(m)) else {
+            return lose((
+                Termination::IllegalMove,
+                format!(
+                    "{who} played '{}', which is not a legal move in {}; it loses.",
+                    a.raw,
+                    game.pos.to_fen()
+                ),
+            ));
+        };
+        if !game.clocks[me].charge(&limit, a.elapsed_ms, cfg.margin_ms) {
+            return lose((
+                Termination::TimeForfeit,
+                format!(
+                    "{who} used {} ms with less time left; it loses on time.",
+                    a.elapsed_ms
+                ),
+            ));
+        }
+        game.record_move(mv, &info, a.elapsed_ms);
+        if a.resign {
+            return lose((
+                Termination::Resign,
+                format!("{who} resigned with its move."),
+            ));
+        }
     }
 }
 
 /// Score-based adjudication over the Red-view scores of the engine moves.
-fn adjudicate_scores(
-    red_scores: &[Option<i32>],
-    cfg: &GameConfig,
-) -> Option<(Outcome, Termination, String)> {
+fn adjudicate_scores(red_scores: &[Option<i32>], cfg: &GameConfig) -> Option<Ending> {
     let window = |n: u32| -> Option<Vec<i32>> {
         let n = 2 * n as usize;
         if red_scores.len() < n {

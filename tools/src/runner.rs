@@ -234,20 +234,15 @@ fn fmt_num(x: f64, prec: usize) -> String {
     }
 }
 
-/// Runs the match.
-pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
-    if cfg.openings.is_empty() {
-        return Err("the opening book is empty".into());
-    }
-    let log: Option<CommLog> = match &cfg.debug_log {
-        Some(p) => Some(Arc::new(Mutex::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
-        ))),
-        None => None,
-    };
-    // Check both commands before starting the slots, and show what an
-    // engine said about its options (a typo in an option name or a missing
-    // file would otherwise only show as weak play).
+/// Creates `p` for writing, saying which file could not be made.
+fn create(p: &std::path::Path) -> Result<std::fs::File, String> {
+    std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))
+}
+
+/// Starts and stops each engine once before the match, showing what it
+/// said about its options (a typo in an option name or a missing file
+/// would otherwise only show as weak play).
+fn check_engines(cfg: &MatchConfig, log: &Option<CommLog>) -> Result<(), String> {
     for spec in &cfg.engines {
         let engine = Engine::start(spec, log.clone(), &format!("check-{}", spec.name))?;
         for line in &engine.option_replies {
@@ -258,176 +253,229 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
         }
         engine.quit();
     }
-    let mut pgn_file = match &cfg.pgn {
-        Some((p, _)) => Some(
-            std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
-        ),
+    Ok(())
+}
+
+/// What the game slots share: the next game to play, the stop flag (an
+/// SPRT decision or an engine that cannot start), why the match failed,
+/// and the restarts of each engine.
+#[derive(Default)]
+struct Slots {
+    next: AtomicUsize,
+    stop: AtomicBool,
+    fatal: Mutex<Option<String>>,
+    restarts: [AtomicUsize; 2],
+}
+
+impl Slots {
+    /// Ends the match with `msg` as its error.
+    fn fail(&self, msg: String) {
+        *self.fatal.lock().unwrap() = Some(msg);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// One slot: plays games one after another with its own two engines,
+/// restarting a dead one, until the games run out or the match stops.
+fn run_slot(
+    slot: usize,
+    cfg: &MatchConfig,
+    shared: &Slots,
+    log: Option<CommLog>,
+    tx: mpsc::Sender<GameRecord>,
+) {
+    let mut engines: [Option<Engine>; 2] = [None, None];
+    let mut start_failures = [0u32; 2];
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let i = shared.next.fetch_add(1, Ordering::SeqCst);
+        if i >= cfg.games {
+            break;
+        }
+        for k in 0..2 {
+            let alive = engines[k].as_ref().is_some_and(|e| !e.is_dead());
+            if alive {
+                continue;
+            }
+            if engines[k].take().is_some() {
+                shared.restarts[k].fetch_add(1, Ordering::SeqCst);
+            }
+            let tag = format!("s{slot}-{}", cfg.engines[k].name);
+            match Engine::start(&cfg.engines[k], log.clone(), &tag) {
+                Ok(e) => {
+                    engines[k] = Some(e);
+                    start_failures[k] = 0;
+                }
+                Err(msg) => {
+                    start_failures[k] += 1;
+                    if start_failures[k] >= 3 {
+                        shared.fail(format!(
+                            "engine {} failed to start three times in a row: {msg}",
+                            cfg.engines[k].name
+                        ));
+                    }
+                }
+            }
+        }
+        if shared.stop.load(Ordering::SeqCst) && shared.fatal.lock().unwrap().is_some() {
+            break;
+        }
+        let record = play_match_game(cfg, &mut engines, i);
+        if tx.send(record).is_err() {
+            break;
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// Plays game `i` of the match with the slot's engines (the first engine
+/// has Red in even games), and kills an engine the game left in need of a
+/// restart.
+fn play_match_game(cfg: &MatchConfig, engines: &mut [Option<Engine>; 2], i: usize) -> GameRecord {
+    let opening_index = (i / 2) % cfg.openings.len();
+    let setup = GameSetup {
+        index: i,
+        opening_index,
+        opening: cfg.openings[opening_index].clone(),
+        first_is_red: i % 2 == 0,
+    };
+    let (red_k, black_k) = if setup.first_is_red { (0, 1) } else { (1, 0) };
+    let names = [
+        cfg.engines[red_k].name.as_str(),
+        cfg.engines[black_k].name.as_str(),
+    ];
+    let [e0, e1] = engines;
+    let (first, second) = (e0.as_mut(), e1.as_mut());
+    let pair = if setup.first_is_red {
+        [first, second]
+    } else {
+        [second, first]
+    };
+    let game = GameConfig {
+        own_limits: [cfg.engines[red_k].limit(), cfg.engines[black_k].limit()],
+        ..cfg.game.clone()
+    };
+    let record = play_game(pair, names, &setup, &game);
+    for (c, k) in [(0, red_k), (1, black_k)] {
+        if record.needs_restart[c] {
+            if let Some(e) = engines[k].as_mut() {
+                e.kill();
+            }
+        }
+    }
+    record
+}
+
+/// The SPRT's state after the games of `penta`.
+fn sprt_report(sp: &Sprt, penta: &Penta) -> SprtReport {
+    let llr = sp.llr(penta);
+    let (lower, upper) = sp.bounds();
+    SprtReport {
+        params: *sp,
+        llr,
+        lower,
+        upper,
+        status: sp.status(llr),
+    }
+}
+
+/// Takes the finished games as the slots send them: the tally, the PGN
+/// in game order, the progress line, and the SPRT, which stops the match
+/// once it decides (returned then).
+fn collect(
+    cfg: &MatchConfig,
+    rx: mpsc::Receiver<GameRecord>,
+    mut pgn_file: Option<std::fs::File>,
+    tally: &mut Tally,
+    progress: &mut Progress,
+    stop: &AtomicBool,
+) -> Option<SprtReport> {
+    let mut sprt_final = None;
+    let mut pending: BTreeMap<usize, String> = BTreeMap::new();
+    let mut next_pgn = 0usize;
+    for record in rx {
+        if let (Some(f), Some((_, ctx))) = (pgn_file.as_mut(), cfg.pgn.as_ref()) {
+            pending.insert(record.index, write_game(&record, ctx));
+            while let Some(text) = pending.remove(&next_pgn) {
+                let _ = f.write_all(text.as_bytes());
+                let _ = f.flush();
+                next_pgn += 1;
+            }
+        }
+        tally.add(record);
+        if let (Some(sp), None) = (&cfg.sprt, &sprt_final) {
+            let report = sprt_report(sp, &tally.penta);
+            if report.status != SprtStatus::Continue {
+                sprt_final = Some(report);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        progress.update(tally.games.len(), &tally.status_line(cfg.sprt.as_ref()));
+    }
+    // Games after a gap (an SPRT stop) still go to the PGN, in order.
+    if let Some(f) = pgn_file.as_mut() {
+        for text in pending.values() {
+            let _ = f.write_all(text.as_bytes());
+        }
+        let _ = f.flush();
+    }
+    sprt_final
+}
+
+/// Runs the match.
+pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
+    if cfg.openings.is_empty() {
+        return Err("the opening book is empty".into());
+    }
+    let log: Option<CommLog> = match &cfg.debug_log {
+        Some(p) => Some(Arc::new(Mutex::new(create(p)?))),
+        None => None,
+    };
+    // Check both commands before starting the slots.
+    check_engines(cfg, &log)?;
+    let pgn_file = match &cfg.pgn {
+        Some((p, _)) => Some(create(p)?),
         None => None,
     };
 
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let fatal: Mutex<Option<String>> = Mutex::new(None);
-    let restarts = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let shared = Slots::default();
     let (tx, rx) = mpsc::channel::<GameRecord>();
     let mut tally = Tally::default();
     let mut progress = Progress::new(cfg.games, cfg.progress);
-    let mut sprt_final: Option<SprtReport> = None;
-
-    std::thread::scope(|scope| {
+    let sprt_final = std::thread::scope(|scope| {
         for slot in 0..cfg.concurrency.max(1) {
-            let tx = tx.clone();
-            let (next, stop, fatal, restarts, log) = (&next, &stop, &fatal, &restarts, log.clone());
-            scope.spawn(move || {
-                let mut engines: [Option<Engine>; 2] = [None, None];
-                let mut start_failures = [0u32; 2];
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    for k in 0..2 {
-                        let alive = engines[k].as_ref().is_some_and(|e| !e.is_dead());
-                        if !alive {
-                            if engines[k].take().is_some() {
-                                restarts[k].fetch_add(1, Ordering::SeqCst);
-                            }
-                            let tag = format!("s{slot}-{}", cfg.engines[k].name);
-                            match Engine::start(&cfg.engines[k], log.clone(), &tag) {
-                                Ok(e) => {
-                                    engines[k] = Some(e);
-                                    start_failures[k] = 0;
-                                }
-                                Err(msg) => {
-                                    start_failures[k] += 1;
-                                    if start_failures[k] >= 3 {
-                                        *fatal.lock().unwrap() = Some(format!(
-                                            "engine {} failed to start three times in a row: {msg}",
-                                            cfg.engines[k].name
-                                        ));
-                                        stop.store(true, Ordering::SeqCst);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    if stop.load(Ordering::SeqCst) && fatal.lock().unwrap().is_some() {
-                        break;
-                    }
-                    let opening_index = (i / 2) % cfg.openings.len();
-                    let setup = GameSetup {
-                        index: i,
-                        opening_index,
-                        opening: cfg.openings[opening_index].clone(),
-                        first_is_red: i % 2 == 0,
-                    };
-                    let (red_k, black_k) = if setup.first_is_red { (0, 1) } else { (1, 0) };
-                    let names = [
-                        cfg.engines[red_k].name.as_str(),
-                        cfg.engines[black_k].name.as_str(),
-                    ];
-                    let [e0, e1] = &mut engines;
-                    let (first, second) = (e0.as_mut(), e1.as_mut());
-                    let pair = if setup.first_is_red {
-                        [first, second]
-                    } else {
-                        [second, first]
-                    };
-                    let game = GameConfig {
-                        own_limits: [cfg.engines[red_k].limit(), cfg.engines[black_k].limit()],
-                        ..cfg.game.clone()
-                    };
-                    let record = play_game(pair, names, &setup, &game);
-                    for (c, k) in [(0, red_k), (1, black_k)] {
-                        if record.needs_restart[c] {
-                            if let Some(e) = engines[k].as_mut() {
-                                e.kill();
-                            }
-                        }
-                    }
-                    if tx.send(record).is_err() {
-                        break;
-                    }
-                }
-                for e in engines.into_iter().flatten() {
-                    e.quit();
-                }
-            });
+            let (tx, shared, log) = (tx.clone(), &shared, log.clone());
+            scope.spawn(move || run_slot(slot, cfg, shared, log, tx));
         }
         drop(tx);
-
-        // Collect results; write PGN in game order.
-        let mut pending: BTreeMap<usize, String> = BTreeMap::new();
-        let mut next_pgn = 0usize;
-        let mut finished: Vec<bool> = vec![false; cfg.games];
-        for record in rx {
-            if let (Some(f), Some((_, ctx))) = (pgn_file.as_mut(), cfg.pgn.as_ref()) {
-                pending.insert(record.index, write_game(&record, ctx));
-                finished[record.index] = true;
-                while let Some(text) = pending.remove(&next_pgn) {
-                    let _ = f.write_all(text.as_bytes());
-                    let _ = f.flush();
-                    next_pgn += 1;
-                }
-            }
-            tally.add(record);
-            if let Some(sp) = &cfg.sprt {
-                if sprt_final.is_none() {
-                    let llr = sp.llr(&tally.penta);
-                    let status = sp.status(llr);
-                    if status != SprtStatus::Continue {
-                        let (lower, upper) = sp.bounds();
-                        sprt_final = Some(SprtReport {
-                            params: *sp,
-                            llr,
-                            lower,
-                            upper,
-                            status,
-                        });
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                }
-            }
-            progress.update(tally.games.len(), &tally.status_line(cfg.sprt.as_ref()));
-        }
-        // Games after a gap (an SPRT stop) still go to the PGN, in order.
-        if let Some(f) = pgn_file.as_mut() {
-            for text in pending.values() {
-                let _ = f.write_all(text.as_bytes());
-            }
-            let _ = f.flush();
-        }
+        collect(cfg, rx, pgn_file, &mut tally, &mut progress, &shared.stop)
     });
     progress.finish();
-    if let Some(msg) = fatal.into_inner().unwrap() {
+    if let Some(msg) = shared.fatal.into_inner().unwrap() {
         return Err(msg);
     }
+    let restarts = shared.restarts.map(|r| r.load(Ordering::SeqCst) as u32);
+    let sprt = sprt_final.or_else(|| cfg.sprt.as_ref().map(|sp| sprt_report(sp, &tally.penta)));
+    Ok(report(cfg, tally, sprt, restarts))
+}
 
+/// The match's report from its tally.
+fn report(
+    cfg: &MatchConfig,
+    mut tally: Tally,
+    sprt: Option<SprtReport>,
+    restarts: [u32; 2],
+) -> MatchReport {
     tally.games.sort_by_key(|g| g.index);
-    let est = tally.estimate();
-    let (e, model) = match est {
+    let (e, model) = match tally.estimate() {
         Some((e, m)) => (Some(e), m),
         None => (None, "none"),
     };
     let nan = f64::NAN;
-    let sprt = match (&cfg.sprt, sprt_final) {
-        (_, Some(s)) => Some(s),
-        (Some(sp), None) => {
-            let llr = sp.llr(&tally.penta);
-            let (lower, upper) = sp.bounds();
-            Some(SprtReport {
-                params: *sp,
-                llr,
-                lower,
-                upper,
-                status: sp.status(llr),
-            })
-        }
-        (None, None) => None,
-    };
     let mut engine_stats = std::mem::take(&mut tally.engines);
     for (k, r) in engine_stats.iter_mut().enumerate() {
         r.name = cfg.engines[k].name.clone();
@@ -439,9 +487,9 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
         } else {
             0.0
         };
-        r.restarts = restarts[k].load(Ordering::SeqCst) as u32;
+        r.restarts = restarts[k];
     }
-    Ok(MatchReport {
+    MatchReport {
         engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
         tc: time_control_text(cfg),
         book: cfg.book_name.clone(),
@@ -460,10 +508,10 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, String> {
         los: e.map_or(nan, |e| e.los),
         elo_model: model.to_string(),
         sprt,
-        terminations: std::mem::take(&mut tally.terminations),
+        terminations: tally.terminations,
         engine_stats,
-        games: std::mem::take(&mut tally.games),
-    })
+        games: tally.games,
+    }
 }
 
 /// The final summary in plain text.
