@@ -38,6 +38,32 @@ struct Step {
 }
 
 impl Step {
+    /// Steps each row of `h` values of `params` (with its moments) whose
+    /// gradient `row_sum(f, sum)` adds into the zeroed `sum`, returning
+    /// whether any thread touched row `f`; an untouched row is left alone.
+    fn rows(
+        self,
+        params: &mut [f32],
+        [m, v]: &mut [Vec<f32>; 2],
+        h: usize,
+        row_sum: impl Fn(usize, &mut [f32]) -> bool + Sync,
+    ) {
+        params
+            .par_chunks_mut(h)
+            .zip(m.par_chunks_mut(h))
+            .zip(v.par_chunks_mut(h))
+            .enumerate()
+            .for_each_init(
+                || vec![0.0f32; h],
+                |sum, (f, ((p, m), v))| {
+                    sum.fill(0.0);
+                    if row_sum(f, sum) {
+                        self.apply(p, m, v, sum);
+                    }
+                },
+            );
+    }
+
     #[inline(always)]
     fn apply(self, p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
         for (((p, m), v), g) in p.iter_mut().zip(m).zip(v).zip(g) {
@@ -94,49 +120,24 @@ impl AdamW {
             clip: FEATURE_CLIP,
         };
         let h = model.hidden;
-        let [m, v] = &mut self.ft_weights;
-        model
-            .ft_weights
-            .par_chunks_mut(h)
-            .zip(m.par_chunks_mut(h))
-            .zip(v.par_chunks_mut(h))
-            .enumerate()
-            .for_each_init(
-                || vec![0.0f32; h],
-                |sum, (f, ((p, m), v))| {
-                    if !grads.iter().any(|g| g.touched[f]) {
-                        return;
-                    }
-                    sum.fill(0.0);
-                    for g in grads.iter().filter(|g| g.touched[f]) {
-                        for (s, x) in sum.iter_mut().zip(&g.ft_weights[f * h..(f + 1) * h]) {
-                            *s += x;
-                        }
-                    }
-                    step.apply(p, m, v, sum);
-                },
-            );
+        step.rows(&mut model.ft_weights, &mut self.ft_weights, h, |f, sum| {
+            let mut touched = false;
+            for g in grads.iter().filter(|g| g.touched[f]) {
+                for (s, x) in sum.iter_mut().zip(&g.ft_weights[f * h..(f + 1) * h]) {
+                    *s += x;
+                }
+                touched = true;
+            }
+            touched
+        });
         if model.factorised() {
-            let [m, v] = &mut self.ft_factor;
-            model
-                .ft_factor
-                .par_chunks_mut(h)
-                .zip(m.par_chunks_mut(h))
-                .zip(v.par_chunks_mut(h))
-                .enumerate()
-                .for_each_init(
-                    || vec![0.0f32; h],
-                    |sum, (f, ((p, m), v))| {
-                        sum.fill(0.0);
-                        let mut touched = false;
-                        for g in grads {
-                            touched |= g.factor_row(f, sum);
-                        }
-                        if touched {
-                            step.apply(p, m, v, sum);
-                        }
-                    },
-                );
+            step.rows(&mut model.ft_factor, &mut self.ft_factor, h, |f, sum| {
+                let mut touched = false;
+                for g in grads {
+                    touched |= g.factor_row(f, sum);
+                }
+                touched
+            });
         }
         let sum_of = |pick: fn(&Gradients) -> &[f32], n: usize| {
             let mut sum = vec![0.0f32; n];
