@@ -6,25 +6,12 @@
 use shuai_board::{Move, Position};
 use shuai_engine::book::{BookEntry, ElephantEyeWriter, SqliteFormat, SqliteWriter};
 use shuai_engine::engine::{Engine, GoParams, Listener, Outcome};
+use shuai_engine::protocol::SharedOutput as Shared;
 use shuai_search::{Event, Limits};
-use std::io::{self, Cursor, Write};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// A writer the test can read back.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Runs a transcript; returns the lines after the handshake, without the
 /// search's `info depth`/`info time` lines when `quiet`.

@@ -8,9 +8,9 @@
 
 use shuai_board::Position;
 use shuai_engine::protocol::run;
-use std::io::{self, Read, Write};
+use shuai_engine::protocol::SharedOutput as Shared;
+use std::io::{self, Read};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -32,20 +32,6 @@ impl Read for Pipe {
         buf[..n].copy_from_slice(&self.pending[..n]);
         self.pending.drain(..n);
         Ok(n)
-    }
-}
-
-/// Output the test reads back.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 

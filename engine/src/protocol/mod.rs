@@ -149,6 +149,24 @@ impl Listener for Reporter {
     }
 }
 
+/// An output the protocol can write to while others read it back, whole
+/// or as it grows (tests, and hosts that keep what the engine printed).
+#[derive(Clone, Debug, Default)]
+pub struct SharedOutput(pub Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedOutput {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Reads commands from `input` and answers on `output` until `quit` or the
 /// end of input. Input is read on a thread of its own.
 pub fn run<R, W>(input: R, output: W) -> io::Result<()>
@@ -748,19 +766,7 @@ mod tests {
     use super::*;
     use std::io::Cursor;
 
-    /// A writer the test can read back.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use SharedOutput as Shared;
 
     /// Runs a whole transcript (the end of input acts as quit).
     fn talk(input: &str) -> Vec<String> {
