@@ -10,6 +10,7 @@ pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod fen;
+pub mod game;
 pub mod perft;
 pub mod protocol;
 #[cfg(not(target_family = "wasm"))]
