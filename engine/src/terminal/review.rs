@@ -308,7 +308,7 @@ fn side_summary(game: &Game, reviewed: &[Reviewed], color: Color, style: Style) 
             )
         });
         out.push_str(&format!(
-            "  {} {}{} loses {:.0} points{better}\n",
+            "  {} {}{} loses {:.1} points{better}\n",
             number(&r.before, *i, &game.start),
             notation::move_text(
                 &r.before,
@@ -394,7 +394,7 @@ pub fn annotated_pgn(game: &Game, reviewed: &[Reviewed], settings: &str) -> Stri
             w.draw,
             w.loss,
             if r.loss > 0 {
-                format!(", loses {:.0}", f64::from(r.loss) / 10.0)
+                format!(", loses {:.1}", f64::from(r.loss) / 10.0)
             } else {
                 String::new()
             }
@@ -519,7 +519,7 @@ pub fn graph_svg(game: &Game, reviewed: &[Reviewed], red_chances: &[u32]) -> Str
         };
         let c = red_chances.get(i + 1).copied().unwrap_or(500);
         let label = format!(
-            "{} {}{} (loses {:.0})",
+            "{} {}{} (loses {:.1})",
             number(&r.before, i, &game.start),
             r.before.to_chinese(r.played),
             r.mark(),
@@ -809,7 +809,7 @@ mod tests {
         );
         assert!(report.contains("?? (blunder) 1"), "{report}");
         assert!(
-            report.contains("1… 卒1进1(a6a5)?? loses 33 points; better 马8进7(h9g7)"),
+            report.contains("1… 卒1进1(a6a5)?? loses 33.2 points; better 马8进7(h9g7)"),
             "{report}"
         );
 
