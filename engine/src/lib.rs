@@ -13,6 +13,7 @@ pub mod fen;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod review;
 #[cfg(not(target_family = "wasm"))]
 pub mod terminal;
 pub mod wdl;

@@ -3,19 +3,16 @@
 //! gave away, a summary per side, and on request an annotated PGN and a
 //! graph of the evaluation (SVG).
 //!
-//! **Winning chance** is the expected score of the side to move, win plus
-//! half a draw, from the win/draw/loss model ([`crate::wdl`]) applied to
-//! the search score and the attacking material. A move's **loss** is the
-//! mover's winning chance before it (best play, as searched) less after it
-//! (the reply position's search, turned round); the engine's own best move
-//! loses nothing. Marks by loss, as lichess marks chess games:
-//! inaccuracy `?!` from 10 points (percent of a game), mistake `?` from
-//! 20, blunder `??` from 30.
+//! The judging (winning chance, loss, marks) and the graph are in
+//! [`crate::review`], which the browser page uses too.
 
 use super::notation;
 use super::{say, score, side_name, Style, StyleArgs};
 use crate::game::{read_games, Game};
-use crate::wdl::{attackers, wdl};
+use crate::review::number;
+pub use crate::review::{
+    chance, graph_svg, judge, mark, red_chances, Reviewed, Searched, BLUNDER, INACCURACY, MISTAKE,
+};
 use clap::Args;
 use shuai_board::rules::RuleBook;
 use shuai_board::{Color, Move, Position};
@@ -26,13 +23,6 @@ use std::time::{Duration, Instant};
 
 /// Search time a position when no limit is given (milliseconds).
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
-
-/// Loss (per mille of winning chance) that marks an inaccuracy.
-pub const INACCURACY: u32 = 100;
-/// Loss that marks a mistake.
-pub const MISTAKE: u32 = 200;
-/// Loss that marks a blunder.
-pub const BLUNDER: u32 = 300;
 
 /// Arguments of `shuai review`.
 #[derive(Args, Debug, Clone)]
@@ -84,76 +74,7 @@ pub struct ReviewArgs {
     pub egtb: super::egtb::EgtbArgs,
 }
 
-/// The search of one position of the game.
-#[derive(Clone, Debug)]
-pub struct Searched {
-    /// The score for the side to move (centipawns or mate).
-    pub score: i32,
-    /// The best move, if there is a legal one.
-    pub best: Option<Move>,
-    /// The main line from the best move.
-    pub pv: Vec<Move>,
-    /// The side to move's winning chance, per mille (win + draw / 2).
-    pub chance: u32,
-}
-
-/// The mark for a loss of `loss` per mille of winning chance.
-pub fn mark(loss: u32) -> &'static str {
-    if loss >= BLUNDER {
-        "??"
-    } else if loss >= MISTAKE {
-        "?"
-    } else if loss >= INACCURACY {
-        "?!"
-    } else {
-        ""
-    }
-}
-
-/// The PGN NAG of a mark.
-fn nag(mark: &str) -> Option<&'static str> {
-    match mark {
-        "?!" => Some("$6"),
-        "?" => Some("$2"),
-        "??" => Some("$4"),
-        _ => None,
-    }
-}
-
-/// The winning chance (per mille) of `score` for the side to move in
-/// `pos`.
-pub fn chance(score: i32, pos: &Position) -> u32 {
-    let w = wdl(score, attackers(pos));
-    w.win + w.draw / 2
-}
-
-/// One reviewed move.
-#[derive(Clone, Debug)]
-pub struct Reviewed {
-    /// The position before the move.
-    pub before: Position,
-    /// The move played.
-    pub played: Move,
-    /// The mover.
-    pub mover: Color,
-    /// The search before the move.
-    pub search: Searched,
-    /// The mover's winning chance after the move (per mille).
-    pub chance_after: u32,
-    /// The mover's score after the move (the reply's search turned round).
-    pub score_after: i32,
-    /// Winning chance given away (per mille; 0 for the best move).
-    pub loss: u32,
-    /// Centipawns given away (0 to 1000).
-    pub cp_loss: i32,
-}
-
 impl Reviewed {
-    /// The mark (`?!`, `?`, `??` or empty).
-    pub fn mark(&self) -> &'static str {
-        mark(self.loss)
-    }
-
     /// Red's win/draw/loss chances after the move.
     pub fn red_wdl(&self) -> score::Wdl {
         let mut after = self.before.clone();
@@ -170,53 +91,13 @@ impl Reviewed {
     }
 }
 
-/// Judges every move from the searches of the positions before and after
-/// (`searches[i]` is the search of the position before move `i`; there is
-/// one more search than moves).
-pub fn judge(start: &Position, moves: &[Move], searches: &[Searched]) -> Vec<Reviewed> {
-    let mut pos = start.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        let (Some(now), Some(next)) = (searches.get(i), searches.get(i + 1)) else {
-            break;
-        };
-        let chance_after = 1000 - next.chance;
-        let score_after = -next.score;
-        let is_best = now.best == Some(mv);
-        let loss = if is_best {
-            0
-        } else {
-            now.chance.saturating_sub(chance_after)
-        };
-        let clamp = |s: i32| s.clamp(-1000, 1000);
-        let cp_loss = if is_best {
-            0
-        } else {
-            (clamp(now.score) - clamp(score_after)).clamp(0, 1000)
-        };
-        out.push(Reviewed {
-            before: pos.clone(),
-            played: mv,
-            mover: pos.side_to_move(),
-            search: now.clone(),
-            chance_after,
-            score_after,
-            loss,
-            cp_loss,
-        });
-        pos.make_move(mv);
-    }
-    out
-}
-
-/// The move number and dots of the move made in `pos`: `12.` for Red,
-/// `12…` for Black.
-fn number(pos: &Position, ply_from_start: usize, start: &Position) -> String {
-    let red_first = start.side_to_move() == Color::Red;
-    let n = start.fullmove_number() as usize + (ply_from_start + usize::from(!red_first)) / 2;
-    match pos.side_to_move() {
-        Color::Red => format!("{n}."),
-        Color::Black => format!("{n}…"),
+/// The PGN NAG of a mark.
+fn nag(mark: &str) -> Option<&'static str> {
+    match mark {
+        "?!" => Some("$6"),
+        "?" => Some("$2"),
+        "??" => Some("$4"),
+        _ => None,
     }
 }
 
@@ -432,131 +313,6 @@ pub fn annotated_pgn(game: &Game, reviewed: &[Reviewed], settings: &str) -> Stri
     out
 }
 
-/// Escapes text for SVG.
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The graph: Red's winning chance over the plies (top: Red wins; bottom:
-/// Black wins), the marked moves as dots coloured by mark, an SVG drawing.
-pub fn graph_svg(game: &Game, reviewed: &[Reviewed], red_chances: &[u32]) -> String {
-    let (w, h) = (900.0f64, 320.0f64);
-    let (left, right, top, bottom) = (50.0, 20.0, 40.0, 50.0);
-    let plot_w = w - left - right;
-    let plot_h = h - top - bottom;
-    let plies = red_chances.len().saturating_sub(1).max(1) as f64;
-    let x = |ply: usize| left + plot_w * ply as f64 / plies;
-    let y = |chance: u32| top + plot_h * (1.0 - f64::from(chance) / 1000.0);
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"#fdfaf3\"/>\n\
-         <text x=\"{left}\" y=\"22\" font-size=\"15\">{}</text>\n",
-        xml(&format!("{} — Red's winning chance", game.title()))
-    );
-    // Halves: Red's above, Black's below.
-    s.push_str(&format!(
-        "<rect x=\"{left}\" y=\"{top}\" width=\"{plot_w}\" height=\"{}\" fill=\"#f6e3e0\"/>\n\
-         <rect x=\"{left}\" y=\"{}\" width=\"{plot_w}\" height=\"{}\" fill=\"#e4e4e4\"/>\n",
-        plot_h / 2.0,
-        top + plot_h / 2.0,
-        plot_h / 2.0
-    ));
-    for pct in [0u32, 25, 50, 75, 100] {
-        let yy = y(pct * 10);
-        s.push_str(&format!(
-            "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#999\" stroke-width=\"{}\"/>\n\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{pct}%</text>\n",
-            left + plot_w,
-            if pct == 50 { 1.2 } else { 0.4 },
-            left - 6.0,
-            yy + 4.0
-        ));
-    }
-    // Move numbers every 10 moves (20 plies).
-    let mut ply = 0;
-    while ply < red_chances.len() {
-        let xx = x(ply);
-        s.push_str(&format!(
-            "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#bbb\" stroke-width=\"0.4\"/>\n\
-             <text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n",
-            top + plot_h,
-            top + plot_h + 16.0,
-            ply / 2
-        ));
-        ply += 20;
-    }
-    s.push_str(&format!(
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">move</text>\n",
-        left - 6.0,
-        top + plot_h + 16.0
-    ));
-    // The curve, filled towards the 50% line.
-    let points: Vec<String> = red_chances
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| format!("{:.1},{:.1}", x(i), y(c)))
-        .collect();
-    s.push_str(&format!(
-        "<polygon points=\"{left},{:.1} {} {:.1},{:.1}\" fill=\"#c0392b\" fill-opacity=\"0.25\"/>\n\
-         <polyline points=\"{}\" fill=\"none\" stroke=\"#8e1b10\" stroke-width=\"1.8\"/>\n",
-        y(500),
-        points.join(" "),
-        x(red_chances.len().saturating_sub(1)),
-        y(500),
-        points.join(" ")
-    ));
-    // The marks, at the position after the marked move.
-    for (i, r) in reviewed.iter().enumerate() {
-        let colour = match r.mark() {
-            "??" => "#d0021b",
-            "?" => "#f5a623",
-            "?!" => "#e8d44d",
-            _ => continue,
-        };
-        let c = red_chances.get(i + 1).copied().unwrap_or(500);
-        let label = format!(
-            "{} {}{} (loses {:.1})",
-            number(&r.before, i, &game.start),
-            r.before.to_chinese(r.played),
-            r.mark(),
-            f64::from(r.loss) / 10.0
-        );
-        s.push_str(&format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\" stroke=\"#333\"><title>{}</title></circle>\n\
-             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>\n",
-            x(i + 1),
-            y(c),
-            xml(&label),
-            x(i + 1),
-            y(c) - 8.0,
-            xml(r.mark())
-        ));
-    }
-    // The key.
-    let mut kx = left + 6.0;
-    let ky = h - 10.0;
-    for (colour, text) in [
-        ("#e8d44d", "?! inaccuracy ≥10"),
-        ("#f5a623", "? mistake ≥20"),
-        ("#d0021b", "?? blunder ≥30"),
-    ] {
-        s.push_str(&format!(
-            "<circle cx=\"{kx:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\" stroke=\"#333\"/>\
-             <text x=\"{:.1}\" y=\"{ky:.1}\">{}</text>\n",
-            ky - 4.0,
-            kx + 9.0,
-            xml(text)
-        ));
-        kx += 150.0;
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
 /// Draws the progress line on standard error: a bar, positions done and
 /// the time left (estimated from the time taken so far).
 fn progress(done: usize, total: usize, started: Instant, live: bool) {
@@ -666,12 +422,12 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
             eprintln!();
             return fail("stopped".to_string());
         }
-        searches.push(Searched {
-            score: result.score,
-            best: result.best_move,
-            pv: result.pv,
-            chance: chance(result.score, &pos),
-        });
+        searches.push(Searched::new(
+            &pos,
+            result.score,
+            result.best_move,
+            result.pv,
+        ));
         if let Some(&m) = moves.get(i) {
             pos.make_move(m);
         }
@@ -695,21 +451,9 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
         say!("Annotated PGN written to {path}.");
     }
     if let Some(path) = &args.graph {
-        // Red's chance at every position: the side to move's turned round
-        // on Black's turns.
-        let mut pos = game.start.clone();
-        let mut red = Vec::with_capacity(searches.len());
-        for (i, s) in searches.iter().enumerate() {
-            red.push(if pos.side_to_move() == Color::Red {
-                s.chance
-            } else {
-                1000 - s.chance
-            });
-            if let Some(&m) = moves.get(i) {
-                pos.make_move(m);
-            }
-        }
-        if let Err(e) = std::fs::write(path, graph_svg(game, &reviewed, &red)) {
+        let red = red_chances(&game.start, &moves, &searches);
+        let svg = graph_svg(&game.title(), &game.start, &reviewed, &red);
+        if let Err(e) = std::fs::write(path, svg) {
             return fail(format!("{path}: {e}"));
         }
         say!("Graph written to {path}.");
@@ -826,7 +570,7 @@ mod tests {
         assert_eq!(lines, [vec!["h2e2", "a6a5"], vec!["h2e2", "h9g7"]]);
         assert_eq!(back.tag("Red"), Some("R"));
 
-        let svg = graph_svg(&game, &reviewed, &[510, 510, 100]);
+        let svg = graph_svg(&game.title(), &game.start, &reviewed, &[510, 510, 100]);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(
             svg.matches("<circle").count(),
