@@ -179,8 +179,9 @@ fn xml(s: &str) -> String {
 /// [`red_chances`]).
 ///
 /// For a page that maps a click to a ply, the root element carries the
-/// plot's place: `data-left` and `data-plot-width` (in the drawing's
-/// units) and `data-plies` (the plies across it); each mark's dot has
+/// plot's place: `data-left`, `data-plot-width`, `data-top` and
+/// `data-plot-height` (in the drawing's units) and `data-plies` (the
+/// plies across it); each mark's dot has
 /// `class="mark"` and `data-ply`, the ply after the marked move.
 pub fn graph_svg(
     title: &str,
@@ -198,7 +199,7 @@ pub fn graph_svg(
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
          font-family=\"sans-serif\" font-size=\"12\" data-left=\"{left}\" data-plot-width=\"{plot_w}\" \
-         data-plies=\"{plies}\">\n\
+         data-top=\"{top}\" data-plot-height=\"{plot_h}\" data-plies=\"{plies}\">\n\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fdfaf3\"/>\n\
          <text x=\"{left}\" y=\"22\" font-size=\"15\">{}</text>\n",
         xml(&format!("{title} — Red's winning chance"))
@@ -332,7 +333,10 @@ mod tests {
         assert_eq!(reviewed[1].mark(), "??");
         let svg = graph_svg("R – B", &start, &reviewed, &red);
         assert!(
-            svg.contains("data-left=\"50\" data-plot-width=\"830\" data-plies=\"2\""),
+            svg.contains(
+                "data-left=\"50\" data-plot-width=\"830\" data-top=\"40\" data-plot-height=\"230\" \
+                 data-plies=\"2\""
+            ),
             "{svg}"
         );
         assert!(
