@@ -477,8 +477,8 @@
       this._core = shuaiCore().instantiate(module, () => {}, () => false);
     }
 
-    _ask(text) {
-      const answer = JSON.parse(this._core.rules(text));
+    _ask(text, kind) {
+      const answer = JSON.parse(this._core[kind || "rules"](text));
       if (!answer.ok) throw new Error(answer.error);
       return answer;
     }
@@ -519,7 +519,7 @@
       const list = moves && moves.length ? " moves " + moves.join(" ") : "";
       const words = searches.map((s) => (s.mate !== undefined && s.mate !== null ? "mate:" + s.mate : "cp:" + (s.cp || 0)) + ":" + (s.best || "-"));
       const title1 = String(title || "").replace(/[\r\n]+/g, " ");
-      return this._ask("review " + setup + list + " searches " + words.join(" ") + "\n" + title1);
+      return this._ask("review " + setup + list + " searches " + words.join(" ") + "\n" + title1, "review");
     }
 
     /** `pv` (moves from the position) in Chinese notation. */
