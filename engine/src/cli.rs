@@ -52,6 +52,11 @@ pub enum Command {
     /// their reasons. At the prompt: a move (h2e2 or 炮二平五), undo, hint,
     /// fen, board, moves, help or quit.
     Play(crate::terminal::play::PlayArgs),
+    /// Review a game from a file (XQF, PGN or DhtmlXQ): every position
+    /// searched, each move scored and marked by the winning chance it gave
+    /// away (?! ? ??), a summary per side; optionally an annotated PGN and
+    /// a graph of the evaluation (SVG).
+    Review(crate::terminal::review::ReviewArgs),
     /// List the moves opening books give for a position: weights, shares
     /// and (where the book keeps them) games won, drawn and lost, in
     /// Chinese notation with ICCS beside.
@@ -145,6 +150,7 @@ Shuai (帅) — a Xiangqi engine.
   Analyse:  shuai analyze [FEN|startpos] [--moves 炮二平五 马8进7] [--depth N]   (Enter stops)
   Play:     shuai play [--side red|black] [--movetime MS]
   Books:    shuai book BOOK.DAT [FEN|startpos] [--moves 炮二平五]
+  Review:   shuai review GAME.xqf|.pgn [--movetime MS] [--graph OUT.svg] [--pgn OUT.pgn]
   Tables:   shuai egtb probe [FEN] --egtb DIR   (or SHUAI_EGTB=DIR)
   Also:     shuai eval | perft | judge | bench      ·   shuai <command> --help
   From a GUI: add this program as a UCCI, UCI or XBoard engine; it speaks all three.
@@ -173,6 +179,7 @@ pub fn main() -> ExitCode {
         Some(Command::Analyze(args)) => crate::terminal::analyze::run(&args),
         Some(Command::Play(args)) => crate::terminal::play::run(&args),
         Some(Command::Book(args)) => crate::terminal::book::run(&args),
+        Some(Command::Review(args)) => crate::terminal::review::run(&args),
         Some(Command::Egtb { command }) => crate::terminal::egtb::run(&command),
         Some(Command::Bench {
             depth,

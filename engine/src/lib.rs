@@ -10,8 +10,10 @@ pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod fen;
+pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod review;
 #[cfg(not(target_family = "wasm"))]
 pub mod terminal;
 pub mod wdl;

@@ -9,7 +9,9 @@
 //! Exports: `shuai_buffer(len) -> ptr` (room for the next input),
 //! `shuai_init(seed_lo, seed_hi)` (a fresh engine), `shuai_line(len) -> i32`
 //! (one protocol line; 1 after `quit`), `shuai_rules(len)` (a rules query,
-//! see [`rules`]). Imports (module `env`): `shuai_host_output(ptr, len)`
+//! see [`rules`]), `shuai_games(len)` (a game file's bytes read, see
+//! [`games::read`]), `shuai_review(len)` (a game judged from its searches,
+//! see [`games::review`]); the last three answer with one line of JSON. Imports (module `env`): `shuai_host_output(ptr, len)`
 //! (one output line), `shuai_host_now() -> f64` (milliseconds, e.g.
 //! `performance.now()`), `shuai_host_stop() -> i32` (non-zero: stop the
 //! search now), `shuai_host_ponderhit() -> i32` (non-zero: the pondered
@@ -23,6 +25,7 @@
 
 #![warn(missing_docs)]
 
+pub mod games;
 pub mod rules;
 
 use shuai_engine::protocol::{Flow, Session};
@@ -199,6 +202,28 @@ pub extern "C" fn shuai_line(len: usize) -> i32 {
 #[no_mangle]
 pub extern "C" fn shuai_rules(len: usize) {
     let reply = rules::query(&input_text(len));
+    host::output(reply.as_bytes());
+}
+
+/// Reads the game file whose bytes fill the input buffer's first `len`
+/// bytes and answers with one line of JSON through `shuai_host_output`
+/// (see [`games::read`]). The bytes are the file's as they are (XQF is
+/// binary; text may be UTF-8 or GBK).
+#[no_mangle]
+pub extern "C" fn shuai_games(len: usize) {
+    let reply = INPUT.with(|input| {
+        let input = input.borrow();
+        games::read(&input[..len.min(input.len())])
+    });
+    host::output(reply.as_bytes());
+}
+
+/// Judges a game from its positions' searches, the query in the input
+/// buffer's first `len` bytes, and answers with one line of JSON through
+/// `shuai_host_output` (see [`games::review`]).
+#[no_mangle]
+pub extern "C" fn shuai_review(len: usize) {
+    let reply = games::review(&input_text(len));
     host::output(reply.as_bytes());
 }
 

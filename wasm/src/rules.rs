@@ -148,12 +148,13 @@ fn side(c: Color) -> &'static str {
     }
 }
 
-fn error(text: &str) -> String {
+/// An error answer: `{"ok":false,"error":…}`.
+pub(crate) fn error(text: &str) -> String {
     format!("{{\"ok\":false,\"error\":{}}}", quote(text))
 }
 
 /// A JSON string.
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

@@ -87,6 +87,111 @@ export class ShuaiRules {
   describe(fen: string, moves: string[], ruleBook?: "chinese" | "asian"): Description;
   /** `pv` from the position after `moves`, in Chinese notation (up to its first illegal move). */
   chinese(fen: string, moves: string[], pv: string[]): string[];
+  /**
+   * The games of a game file (XQF, PGN, DhtmlXQ), read by the engine's own
+   * readers; text is taken as UTF-8. A file that cannot be read is an
+   * answer with `ok: false` (not thrown).
+   */
+  games(bytes: Uint8Array | ArrayBuffer | string): GameFile | GameFileError;
+  /**
+   * A game judged from its positions' searches as `shuai review` judges it
+   * (`searches[i]`: the search after `moves[..i]`). Throws on a bad FEN, an
+   * illegal move or a malformed search.
+   */
+  review(fen: string, moves: string[], searches: PositionSearch[], title?: string): Review;
+}
+
+/** A game file read. */
+export interface GameFile {
+  ok: true;
+  format: "XQF" | "PGN" | "DhtmlXQ";
+  games: FileGame[];
+}
+
+/** A game file that cannot be read: the reader's message and its place. */
+export interface GameFileError {
+  ok: false;
+  /** The message with its place, e.g. "byte 1030: the file ends inside …". */
+  error: string;
+  place: { byte: number } | { line: number };
+  message: string;
+}
+
+/** One game of a file: its header, start and main line. */
+export interface FileGame {
+  /** "Red – Black, Event, Date" with what the file gives. */
+  title: string;
+  /** Header fields under PGN names (Event, Site, Date, Red, Black, Result, …). */
+  tags: [string, string][];
+  /** The start position's FEN. */
+  start: string;
+  /** The comment before the first move. */
+  comment: string | null;
+  /** The main line. */
+  moves: { iccs: string; chinese: string; comment: string | null }[];
+  /** How many moves of the file lie off the main line. */
+  variations: number;
+  /** Moves that could not be played, with their place (each ended a line). */
+  problems: string[];
+}
+
+/** One position's search: the UCI score for the side to move and the best move. */
+export interface PositionSearch {
+  cp?: number;
+  mate?: number;
+  best: string | null;
+}
+
+/** A score from Red's view. */
+export type RedScore = { cp: number } | { mate: number };
+
+/** A reviewed move. */
+export interface ReviewedMove {
+  ply: number;
+  /** "12." or "12…". */
+  number: string;
+  iccs: string;
+  chinese: string;
+  mover: "red" | "black";
+  /** "?!", "?", "??" or "". */
+  mark: string;
+  /** Winning chance given away, per mille. */
+  loss: number;
+  /** Centipawns given away (0 to 1000). */
+  cpLoss: number;
+  /** Red's score after the move. */
+  score: RedScore;
+  /** Red's win, draw and loss after the move, per mille. */
+  wdl: [number, number, number];
+  /** The engine's move where it differs from the one played. */
+  best: string | null;
+  bestChinese: string | null;
+  /** Red's score with the engine's move. */
+  bestScore: RedScore;
+}
+
+/** A side's summary. */
+export interface ReviewSummary {
+  moves: number;
+  /** Points (percent) of winning chance. */
+  averageLoss: number;
+  averageCpLoss: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** A game judged, with its graph. */
+export interface Review {
+  ok: true;
+  /** The marks' limits, per mille: 100, 200, 300. */
+  thresholds: { inaccuracy: number; mistake: number; blunder: number };
+  moves: ReviewedMove[];
+  /** Red's winning chance at every position searched, per mille. */
+  redChances: number[];
+  summary: { red: ReviewSummary; black: ReviewSummary };
+  /** The graph of `shuai review --graph`, as SVG text. */
+  svg: string;
 }
 
 /** Compiles the module once, off the page's thread; later constructors reuse it. */

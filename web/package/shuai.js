@@ -62,10 +62,24 @@
       const instance = new WebAssembly.Instance(module, { env });
       exports = instance.exports;
       function put(text) {
-        const bytes = encoder.encode(text);
+        const bytes = typeof text === "string" ? encoder.encode(text) : text;
         const ptr = exports.shuai_buffer(bytes.length);
         new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
         return bytes.length;
+      }
+      /* Calls export `name` on `input` (text or bytes): its one-line answer. */
+      function ask(name, input) {
+        let answer = null;
+        const keep = onLine;
+        onLine = (l) => {
+          answer = l;
+        };
+        try {
+          exports[name](put(input));
+        } finally {
+          onLine = keep;
+        }
+        return answer;
       }
       return {
         /* A fresh engine seeded by two 32-bit numbers. */
@@ -78,17 +92,15 @@
         },
         /* One rules query: its answer (one line, JSON). */
         rules(text) {
-          let answer = null;
-          const keep = onLine;
-          onLine = (l) => {
-            answer = l;
-          };
-          try {
-            exports.shuai_rules(put(text));
-          } finally {
-            onLine = keep;
-          }
-          return answer;
+          return ask("shuai_rules", text);
+        },
+        /* A game file's bytes (Uint8Array) read: the games as JSON text. */
+        games(bytes) {
+          return ask("shuai_games", bytes);
+        },
+        /* A review query (see ShuaiRules.review): its answer, JSON text. */
+        review(text) {
+          return ask("shuai_review", text);
         },
       };
     }
@@ -465,8 +477,8 @@
       this._core = shuaiCore().instantiate(module, () => {}, () => false);
     }
 
-    _ask(text) {
-      const answer = JSON.parse(this._core.rules(text));
+    _ask(text, kind) {
+      const answer = JSON.parse(this._core[kind || "rules"](text));
       if (!answer.ok) throw new Error(answer.error);
       return answer;
     }
@@ -476,6 +488,38 @@
       const setup = !fen || fen === "startpos" ? "startpos" : "fen " + fen;
       const list = moves && moves.length ? " moves " + moves.join(" ") : "";
       return this._ask("describe " + (ruleBook || "chinese") + " " + setup + list);
+    }
+
+    /**
+     * The games in a game file (XQF, PGN, DhtmlXQ; `bytes` a Uint8Array or
+     * ArrayBuffer, or text, which is read as UTF-8), read by the engine's
+     * own readers: `{ ok: true, format, games: [{ title, tags, start,
+     * comment, moves: [{ iccs, chinese, comment }], variations, problems
+     * }] }`, or `{ ok: false, error, place, message }` for a file that
+     * cannot be read (never thrown: the message is for the reader).
+     */
+    games(bytes) {
+      const input = typeof bytes === "string" ? bytes : bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+      return JSON.parse(this._core.games(input));
+    }
+
+    /**
+     * A game judged from its positions' searches as `shuai review` judges
+     * it: `fen` ("startpos" or a FEN) and `moves` (ICCS) the game,
+     * `searches[i]` the search of the position after `moves[..i]` as
+     * `{ cp | mate, best }` (UCI score for the side to move, best move in
+     * ICCS or null); fewer searches than positions judge what they cover.
+     * Returns `{ thresholds, moves: [{ ply, number, iccs, chinese,
+     * mover, mark, loss, cpLoss, score, wdl, best, bestChinese, bestScore
+     * }], redChances, summary: { red, black }, svg }` (losses and chances
+     * per mille; `svg` the graph, headed `title`).
+     */
+    review(fen, moves, searches, title) {
+      const setup = !fen || fen === "startpos" ? "startpos" : "fen " + fen;
+      const list = moves && moves.length ? " moves " + moves.join(" ") : "";
+      const words = searches.map((s) => (s.mate !== undefined && s.mate !== null ? "mate:" + s.mate : "cp:" + (s.cp || 0)) + ":" + (s.best || "-"));
+      const title1 = String(title || "").replace(/[\r\n]+/g, " ");
+      return this._ask("review " + setup + list + " searches " + words.join(" ") + "\n" + title1, "review");
     }
 
     /** `pv` (moves from the position) in Chinese notation. */

@@ -2,7 +2,10 @@
  * The page: a board, a game against Shuai or an analysis, and the engine's
  * thoughts. The rules (legal moves, check, the game's end, Chinese
  * notation) come from the engine's own rules code on this thread
- * (ShuaiRules); the engine searches in a Web Worker (Shuai). GPL-3.0-or-later.
+ * (ShuaiRules); the engine searches in a Web Worker (Shuai). A game file
+ * (XQF, PGN, DhtmlXQ) is read by the engine's own readers, stepped through,
+ * and reviewed by a second engine worker, judged and drawn by the code of
+ * `shuai review` (ShuaiRules.games, ShuaiRules.review). GPL-3.0-or-later.
  */
 (function () {
   "use strict";
@@ -29,7 +32,11 @@
     analysing: false,
     lastInfo: null,
     engineReady: false,
+    file: null, // a game file read: { name, format, games }
+    game: null, // the game shown: { index, title, start, moves, comment, problems, review, searches }
+    review: null, // the review running: { token, engine, done, total, started }
   };
+  let reviewToken = 0;
   let engine = null;
   let rules = null;
 
@@ -180,11 +187,17 @@
       state.drag.node.setAttribute("transform", `translate(${state.drag.x},${state.drag.y})`);
     }
     renderMoves();
+    renderGameView();
   }
 
   function renderMoves() {
     const list = $("moves");
     list.textContent = "";
+    list.classList.toggle("game", onGameLine());
+    if (onGameLine()) {
+      renderGameMoves(list);
+      return;
+    }
     const moves = state.desc ? state.desc.moves : [];
     const blackFirst = state.desc && state.startFen !== "startpos" && state.startFen.split(" ")[1] === "b";
     let item = null;
@@ -389,6 +402,366 @@
     state.lastInfo = { line, pv, chinese };
   }
 
+
+  /* --- a game from a file --------------------------------------------- */
+
+  /* How many of the shown moves follow the game's main line. */
+  function commonPlies() {
+    const g = state.game;
+    let n = 0;
+    while (g && n < state.moves.length && n < g.moves.length && state.moves[n] === g.moves[n].iccs) n += 1;
+    return n;
+  }
+
+  /* Whether the board shows a position of the game's main line. */
+  function onGameLine() {
+    return state.game !== null && commonPlies() === state.moves.length;
+  }
+
+  /* The move number of ply `ply` (from 1) of the game: "12." or "12…". */
+  function moveNumber(ply) {
+    const [, side, , , , full] = state.game.start.split(" ");
+    const blackFirst = side === "b";
+    const n = Number(full || 1) + Math.floor((ply - 1 + (blackFirst ? 1 : 0)) / 2);
+    const redMove = (ply - 1 + (blackFirst ? 1 : 0)) % 2 === 0;
+    return n + (redMove ? "." : "…");
+  }
+
+  function markClass(mark) {
+    return { "?!": "mark-inaccuracy", "?": "mark-mistake", "??": "mark-blunder" }[mark] || "";
+  }
+
+  function renderGameMoves(list) {
+    const g = state.game;
+    const current = state.moves.length;
+    const judged = g.review ? g.review.moves : [];
+    let item = null;
+    g.moves.forEach((m, i) => {
+      const number = moveNumber(i + 1);
+      if (number.endsWith(".") || item === null) {
+        item = document.createElement("li");
+        item.value = parseInt(number, 10);
+        list.appendChild(item);
+        if (!number.endsWith(".")) item.append("… ");
+      }
+      const span = document.createElement("span");
+      span.className = "ply" + (current === i + 1 ? " current" : "");
+      span.dataset.ply = String(i + 1);
+      span.textContent = m.chinese;
+      span.title = m.iccs + (m.comment ? ": " + m.comment : "");
+      const mark = judged[i] && judged[i].mark;
+      if (mark) {
+        const b = document.createElement("span");
+        b.className = "mark " + markClass(mark);
+        b.textContent = mark;
+        span.appendChild(b);
+      }
+      item.appendChild(span);
+      item.append(" ");
+    });
+    const cur = list.querySelector(".current");
+    if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.clientHeight / 2);
+    else list.scrollTop = 0;
+  }
+
+  function scoreText(score) {
+    if (score.mate !== undefined) return score.mate > 0 ? "Red mates in " + score.mate : score.mate < 0 ? "Black mates in " + -score.mate : "mate";
+    return (score.cp > 0 ? "+" : "") + (score.cp / 100).toFixed(2);
+  }
+
+  /* The step buttons' label, the move's comments and the graph's cursor. */
+  function renderGameView() {
+    const g = state.game;
+    $("game-view").hidden = !g;
+    if (!g) return;
+    const on = onGameLine();
+    const ply = state.moves.length;
+    const label = $("ply-label");
+    if (!on) label.textContent = "off the game";
+    else if (ply === 0) label.textContent = `start (${g.moves.length} moves)`;
+    else label.textContent = `${moveNumber(ply)} ${g.moves[ply - 1].chinese} (${ply}/${g.moves.length})`;
+    $("first").disabled = on && ply === 0;
+    $("prev").disabled = on && ply === 0;
+    $("next").disabled = on && ply === g.moves.length;
+    $("last").disabled = on && ply === g.moves.length;
+    const box = $("comment");
+    box.textContent = "";
+    if (on) {
+      const text = ply === 0 ? g.comment : g.moves[ply - 1].comment;
+      if (text) box.append(text);
+      const r = g.review && ply > 0 ? g.review.moves[ply - 1] : null;
+      if (r) {
+        const line = document.createElement("div");
+        line.className = "engine";
+        let t = `${r.number} ${r.chinese}${r.mark}: ${scoreText(r.score)}, Red W/D/L ${r.wdl.map((x) => Math.round(x / 10) + "%").join("/")}`;
+        if (r.loss > 0) t += `, loses ${(r.loss / 10).toFixed(1)} points of winning chance`;
+        if (r.bestChinese) t += `; Shuai prefers ${r.bestChinese} (${scoreText(r.bestScore)})`;
+        line.textContent = t;
+        if (r.mark) line.classList.add(markClass(r.mark));
+        box.appendChild(line);
+      }
+    }
+    updateGraphCursor(on ? ply : null);
+  }
+
+  /* The graph's plot: where it lies in the drawing, and how many plies. */
+  function graphPlot() {
+    const svg = $("graph").querySelector("svg");
+    if (!svg) return null;
+    const num = (name) => Number(svg.getAttribute("data-" + name));
+    return { svg, left: num("left"), width: num("plot-width"), top: num("top"), height: num("plot-height"), plies: num("plies") };
+  }
+
+  function updateGraphCursor(ply) {
+    const plot = graphPlot();
+    if (!plot) return;
+    const old = plot.svg.querySelector(".cursor");
+    if (old) old.remove();
+    if (ply === null || ply > plot.plies || !state.game.review || ply >= state.game.review.redChances.length) return;
+    const x = plot.left + (plot.width * ply) / Math.max(1, plot.plies);
+    el("line", { class: "cursor", x1: x, y1: plot.top, x2: x, y2: plot.top + plot.height }, plot.svg);
+  }
+
+  function renderGraph() {
+    const g = state.game;
+    $("graph").innerHTML = g && g.review ? g.review.svg : "";
+    updateGraphCursor(onGameLine() ? state.moves.length : null);
+  }
+
+  function onGraphClick(event) {
+    const plot = graphPlot();
+    if (!plot || !state.game) return;
+    const mark = event.target.closest ? event.target.closest("circle.mark") : null;
+    let ply;
+    if (mark) ply = Number(mark.getAttribute("data-ply"));
+    else {
+      const pt = plot.svg.createSVGPoint();
+      pt.x = event.clientX;
+      pt.y = event.clientY;
+      const p = pt.matrixTransform(plot.svg.getScreenCTM().inverse());
+      ply = Math.round(((p.x - plot.left) / plot.width) * plot.plies);
+    }
+    goTo(Math.max(0, Math.min(plot.plies, ply)));
+  }
+
+  function showGameError(text) {
+    $("game-error").textContent = text || "";
+  }
+
+  /* Reads a game file (bytes, or pasted text) with the engine's readers. */
+  function readGameFile(input, name) {
+    if (!rules) return false;
+    let file;
+    try {
+      file = rules.games(input);
+    } catch (e) {
+      file = { ok: false, error: String(e && e.message ? e.message : e) };
+    }
+    if (!file.ok) {
+      showGameError(`${name}: ${file.error}`);
+      status(`${name} could not be read.`);
+      return false;
+    }
+    if (file.games.length === 0) {
+      showGameError(`${name}: no game found in it`);
+      return false;
+    }
+    state.file = { name, format: file.format, games: file.games };
+    const choice = $("game-choice");
+    choice.textContent = "";
+    file.games.forEach((g, i) => {
+      const option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = `${i + 1}. ${g.title} (${g.moves.length} moves)`;
+      choice.appendChild(option);
+    });
+    choice.hidden = file.games.length < 2;
+    openGame(0);
+    return true;
+  }
+
+  function openGame(index) {
+    stopReview();
+    const g = state.file.games[index];
+    state.game = {
+      index,
+      title: g.title,
+      tags: g.tags,
+      start: g.start,
+      comment: g.comment,
+      moves: g.moves,
+      problems: g.problems,
+      variations: g.variations,
+      review: null,
+      searches: [],
+    };
+    $("game-choice").value = String(index);
+    showGameError(g.problems.length ? "The game stops early: " + g.problems.join("; ") : "");
+    const info = $("game-info");
+    info.textContent = "";
+    const head = document.createElement("div");
+    head.textContent = `${state.file.name} (${state.file.format}, game ${index + 1} of ${state.file.games.length}): ${g.title}`;
+    info.appendChild(head);
+    const extra = [];
+    for (const [k, v] of g.tags) if (!/^(Red|Black|Event|Date|FEN|Format|Game|SetUp)$/i.test(k)) extra.push(`${k}: ${v}`);
+    extra.push(`${g.moves.length} moves` + (g.variations ? `, ${g.variations} more in variations (not shown)` : ""));
+    const more = document.createElement("div");
+    more.textContent = extra.join(" · ");
+    info.appendChild(more);
+    $("review-summary").textContent = "";
+    $("review-controls").hidden = false;
+    state.startFen = g.start;
+    state.flipped = false;
+    $("mode").value = "analyse";
+    cancelSearches();
+    if (engine) engine.send("ucinewgame");
+    renderGraph();
+    goTo(0);
+  }
+
+  /* Leaves the game: the board is the player's again. */
+  function leaveGame() {
+    stopReview();
+    state.game = null;
+    $("review-controls").hidden = true;
+    $("game-info").textContent = "";
+    $("review-summary").textContent = "";
+    showGameError("");
+    $("graph").textContent = "";
+  }
+
+  /* Shows ply `ply` of the game's main line. */
+  function goTo(ply) {
+    const g = state.game;
+    if (!g) return;
+    const to = Math.max(0, Math.min(g.moves.length, ply));
+    state.moves = g.moves.slice(0, to).map((m) => m.iccs);
+    state.selected = null;
+    afterChange();
+  }
+
+  /* --- the review ------------------------------------------------------ */
+
+  function secondsText(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 60 ? s + " s" : Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function showReviewProgress() {
+    const r = state.review;
+    $("review-progress-row").hidden = !r;
+    if (!r) return;
+    const elapsed = performance.now() - r.started;
+    const left = r.done ? (elapsed * (r.total - r.done)) / r.done : 0;
+    $("review-progress").max = r.total;
+    $("review-progress").value = r.done;
+    $("review-progress-text").textContent = `${r.done}/${r.total} positions, ${secondsText(elapsed)}` + (r.done ? `, about ${secondsText(left)} left` : "");
+  }
+
+  function showSummary() {
+    const g = state.game;
+    const box = $("review-summary");
+    box.textContent = "";
+    if (!g || !g.review || !g.review.moves.length) return;
+    const t = g.review.thresholds;
+    const name = (side) => {
+      const tag = g.tags.find(([k]) => k.toLowerCase() === side);
+      return tag ? ` (${tag[1]})` : "";
+    };
+    for (const side of ["red", "black"]) {
+      const s = g.review.summary[side];
+      const line = document.createElement("div");
+      line.textContent = `${side === "red" ? "Red" : "Black"}${name(side)}: ${s.moves} moves, average loss ${s.averageLoss.toFixed(1)} points of winning chance (${s.averageCpLoss} centipawns); ?! ${s.inaccuracies}, ? ${s.mistakes}, ?? ${s.blunders}`;
+      box.appendChild(line);
+    }
+    const key = document.createElement("div");
+    key.className = "engine";
+    key.textContent = `Marks by the winning chance (win + half a draw) a move gave away: ?! from ${t.inaccuracy / 10} points, ? from ${t.mistake / 10}, ?? from ${t.blunder / 10}.`;
+    box.appendChild(key);
+  }
+
+  function setReviewButton() {
+    $("review").textContent = state.review ? "Stop the review" : state.game && state.game.review ? "Review again" : "Review the game";
+    $("review").setAttribute("aria-pressed", String(!!state.review));
+  }
+
+  /* Stops a running review; what it judged so far stays shown. */
+  function stopReview() {
+    const r = state.review;
+    if (!r) return;
+    reviewToken += 1;
+    state.review = null;
+    try {
+      r.engine.terminate();
+    } catch (e) {
+      /* gone */
+    }
+    showReviewProgress();
+    setReviewButton();
+  }
+
+  /*
+   * Searches every position of the game in a second worker (so the board,
+   * the steps and the analysis stay free), each as the user chose (a
+   * depth or a time), and after each has the game judged again by the
+   * engine's review code: marks, the summary and the graph grow as it goes.
+   */
+  async function startReview() {
+    const g = state.game;
+    if (!g || typeof Shuai === "undefined") return;
+    stopReview();
+    const token = ++reviewToken;
+    const limit = $("review-limit").value;
+    const reviewer = new Shuai();
+    const moves = g.moves.map((m) => m.iccs);
+    state.review = { token, engine: reviewer, done: 0, total: moves.length + 1, started: performance.now() };
+    g.review = null;
+    g.searches = [];
+    setReviewButton();
+    showReviewProgress();
+    renderGraph();
+    let exact = null;
+    let bound = null;
+    reviewer.onLine((line) => {
+      if (!line.startsWith("info ") || !/ score /.test(line) || / multipv [2-9]/.test(line)) return;
+      const w = line.split(/\s+/);
+      const at = w.indexOf("score");
+      const score = w[at + 1] === "mate" ? { mate: Number(w[at + 2]) } : { cp: Number(w[at + 2]) };
+      if (/ (lower|upper)bound\b/.test(line)) bound = score;
+      else exact = score;
+    });
+    reviewer.send("uci");
+    reviewer.send("setoption name Repetition Rules value " + ruleBook());
+    reviewer.send("ucinewgame");
+    status(`Reviewing ${g.title}: ${moves.length + 1} positions, ${limit.replace("movetime ", "").replace(/^(\d+)$/, "$1 ms")} each.`);
+    try {
+      for (let i = 0; i <= moves.length; i++) {
+        exact = bound = null;
+        reviewer.send("position fen " + g.start + (i ? " moves " + moves.slice(0, i).join(" ") : ""));
+        const best = await reviewer.go(limit);
+        if (token !== reviewToken) return;
+        g.searches.push(Object.assign({}, exact || bound || { cp: 0 }, { best: best.bestmove }));
+        state.review.done = i + 1;
+        g.review = rules.review(g.start, moves, g.searches, g.title);
+        showReviewProgress();
+        renderGraph();
+        renderMoves();
+        renderGameView();
+        showSummary();
+      }
+    } catch (e) {
+      if (token !== reviewToken) return;
+      stopReview();
+      showGameError("The review failed: " + (e && e.message ? e.message : e));
+      status("The review failed.");
+      return;
+    }
+    if (token !== reviewToken) return;
+    const took = performance.now() - state.review.started;
+    stopReview();
+    status(`Reviewed ${g.title} in ${secondsText(took)}: click the graph or a move to go there.`);
+  }
+
   /* --- controls ------------------------------------------------------- */
 
   function bind() {
@@ -401,6 +774,7 @@
       render();
     });
     $("new").onclick = () => {
+      leaveGame();
       state.startFen = "startpos";
       state.moves = [];
       cancelSearches();
@@ -464,12 +838,62 @@
         status("That FEN cannot be used (" + e.message + "); the position is unchanged.");
         return;
       }
+      leaveGame();
       state.startFen = desc.fen;
       state.moves = [];
       state.selected = null;
       if (engine) engine.send("ucinewgame");
       afterChange();
     };
+  }
+
+  function bindGame() {
+    $("first").onclick = () => goTo(0);
+    $("prev").onclick = () => goTo(onGameLine() ? state.moves.length - 1 : commonPlies());
+    $("next").onclick = () => goTo(onGameLine() ? state.moves.length + 1 : commonPlies());
+    $("last").onclick = () => goTo(state.game ? state.game.moves.length : 0);
+    $("moves").addEventListener("click", (event) => {
+      const span = event.target.closest ? event.target.closest(".ply") : null;
+      if (span && state.game) goTo(Number(span.dataset.ply));
+    });
+    $("graph").addEventListener("click", onGraphClick);
+    $("game-file").onchange = async () => {
+      const file = $("game-file").files[0];
+      if (!file) return;
+      readGameFile(new Uint8Array(await file.arrayBuffer()), file.name);
+    };
+    $("game-read").onclick = () => {
+      const text = $("game-text").value;
+      if (!text.trim()) {
+        showGameError("Paste a game (PGN or DhtmlXQ text) into the box first.");
+        return;
+      }
+      readGameFile(text, "the pasted text");
+    };
+    $("game-choice").onchange = () => openGame(Number($("game-choice").value));
+    $("review").onclick = () => {
+      if (state.review) {
+        const r = state.review;
+        stopReview();
+        status(`Review stopped after ${r.done} of ${r.total} positions.`);
+      } else startReview();
+    };
+    // A file dropped on the page opens as from the file button.
+    document.addEventListener("dragover", (event) => event.preventDefault());
+    document.addEventListener("drop", async (event) => {
+      const file = event.dataTransfer && event.dataTransfer.files[0];
+      if (!file) return;
+      event.preventDefault();
+      readGameFile(new Uint8Array(await file.arrayBuffer()), file.name);
+    });
+    // The arrow keys, Home and End step through the game.
+    document.addEventListener("keydown", (event) => {
+      if (!state.game || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+      const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+      if (!keys[event.key]) return;
+      event.preventDefault();
+      $(keys[event.key]).click();
+    });
   }
 
   /* For tests and the curious: the page's state and where a point is. */
@@ -485,7 +909,34 @@
       stopMethod: engine && engine.stopMethod,
       pv: $("pv").textContent,
       score: $("score").textContent,
+      game: state.game && {
+        title: state.game.title,
+        start: state.game.start,
+        length: state.game.moves.length,
+        ply: onGameLine() ? state.moves.length : null,
+        label: $("ply-label").textContent,
+        comment: $("comment").textContent,
+        reviewed: state.game.review ? state.game.review.moves.length : 0,
+        marks: state.game.review ? state.game.review.moves.filter((m) => m.mark).map((m) => ({ ply: m.ply, mark: m.mark, chinese: m.chinese })) : [],
+        redChances: state.game.review ? state.game.review.redChances.slice() : [],
+        graph: !!$("graph").querySelector("svg"),
+        current: ($("moves").querySelector(".current") || { textContent: "" }).textContent,
+      },
+      reviewing: state.review && { done: state.review.done, total: state.review.total },
+      gameError: $("game-error").textContent,
     }),
+    /* The review's searches so far: [{ cp | mate, best }], one a position. */
+    searches: () => (state.game ? state.game.searches.map((x) => Object.assign({}, x)) : []),
+    /* The client coordinates of ply `ply` on the review's graph (halfway up the plot). */
+    graphPointOf(ply) {
+      const plot = graphPlot();
+      if (!plot) return null;
+      const pt = plot.svg.createSVGPoint();
+      pt.x = plot.left + (plot.width * ply) / Math.max(1, plot.plies);
+      pt.y = plot.top + plot.height / 2;
+      const p = pt.matrixTransform(plot.svg.getScreenCTM());
+      return { x: p.x, y: p.y };
+    },
     /* The client (viewport) coordinates of an ICCS point. */
     pointOf(sq) {
       const [x, y] = pointXY(...parseSquare(sq));
@@ -500,6 +951,7 @@
 
   async function start() {
     bind();
+    bindGame();
     if (typeof Shuai === "undefined" || typeof SHUAI_WASM_BASE64 === "undefined") {
       status("The engine is not built: run web/build.sh, then reload.");
       return;

@@ -9,8 +9,12 @@
  * instance), that the engine answered each move, that the analysis line
  * appears in Chinese notation with a score and WDL, and that the page
  * threw no error; it saves screenshots (browser.png on the phone,
- * browser-desktop.png on a desktop screen). Then it serves the same page
- * from a local server with the headers that allow shared memory
+ * browser-desktop.png on a desktop screen). On the desktop screen it
+ * reads a pasted PGN, opens a real XQF through the file button, steps
+ * through it, reviews it at depth 8, clicks the graph and checks the
+ * position shown, and refuses a cut file with the reader's message
+ * (screenshots browser-game.png, browser-game-phone.png). Then it serves
+ * the same page from a local server with the headers that allow shared memory
  * (cross-origin isolation) and checks that `stop` ends an infinite search
  * there through the shared flag, the worker kept.
  *
@@ -35,7 +39,7 @@ const here = __dirname;
 const outDir = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1] : path.join(here, "out");
 const page = "file://" + path.resolve(here, "..", "page", "index.html");
 const chromium = process.env.CHROMIUM || "chromium";
-const TOTAL_MS = 240000;
+const TOTAL_MS = 420000;
 
 function log(text) {
   console.log("browser-test: " + text);
@@ -202,6 +206,142 @@ async function main() {
     await mouse("mouseReleased", b.x, b.y);
   }
 
+  /*
+   * A game file on the page: pasted PGN read and a bad paste refused with
+   * the reader's message (the game kept); a real XQF opened through the
+   * file button, stepped through (buttons, the move list, the arrow key),
+   * every position checked against a rules instance of our own; a short
+   * review (depth 8) whose marks and chances are what the engine's review
+   * code makes of the page's searches; a click on the graph goes to that
+   * move; a cut XQF gives the reader's message with its byte.
+   */
+  async function gameFileCheck() {
+    const mine = core().instantiate(loadModule(), () => {}, () => false);
+    const ask = (fn, input) => JSON.parse(mine[fn](input));
+    const games = path.resolve(here, "..", "..", "engine", "tests", "data", "games");
+    const paste = async (text) => {
+      await evaluate(`document.getElementById("game-text").value = ""`);
+      await clickElement("#game-text");
+      await cmd("Input.insertText", { text });
+      await clickElement("#game-read");
+    };
+    await paste('[Red "Pasted Red"]\n[Black "Pasted Black"]\n1. h2e2 h9g7 2. h0g2 *\n');
+    let st = await waitFor("the pasted game", (x) => x.game && x.game.length === 3 && x.game.ply === 0, 5000);
+    if (!/^Pasted Red – Pasted Black/.test(st.game.title) || st.moves.length !== 0) fail("pasted game: " + JSON.stringify(st.game));
+    await clickElement("#last");
+    st = await waitFor("the pasted game's end", (x) => x.game.ply === 3, 5000);
+    if (st.moves.join(" ") !== "h2e2 h9g7 h0g2" || st.game.current !== "马二进三") fail("pasted game at its end: " + JSON.stringify(st));
+    await paste("1. h2e2 {never closed\n");
+    await sleep(200);
+    st = await pageState();
+    const cutComment = "the pasted text: line 1: a comment opened with '{' here is never closed";
+    if (st.gameError !== cutComment || st.game.length !== 3) fail(`a bad paste: '${st.gameError}', game ${JSON.stringify(st.game)}`);
+    log(`paste: a 3-move PGN read; a bad one refused: '${st.gameError}'`);
+
+    // A real XQF (1.3, encrypted) through the file button.
+    const xqfPath = path.join(games, "xqf13-hu-ronghua-tao-hanming-1998.xqf");
+    const xqf = ask("games", new Uint8Array(fs.readFileSync(xqfPath))).games[0];
+    const setFile = async (file) => {
+      const { root } = await cmd("DOM.getDocument", { depth: 0 });
+      const { nodeId } = await cmd("DOM.querySelector", { nodeId: root.nodeId, selector: "#game-file" });
+      await cmd("DOM.setFileInputFiles", { files: [file], nodeId });
+    };
+    await setFile(xqfPath);
+    st = await waitFor("the XQF game", (x) => x.game && x.game.length === 41 && x.game.ply === 0, 5000);
+    if (!st.game.title.startsWith("上海胡荣华 – 吉林陶汉明") || st.fen !== xqf.start || st.gameError !== "") fail("the XQF: " + JSON.stringify(st));
+    const fenAt = (ply) => ask("rules", "describe chinese fen " + xqf.start + (ply ? " moves " + xqf.moves.slice(0, ply).map((m) => m.iccs).join(" ") : "")).fen;
+    const expectPly = async (what, ply) => {
+      const x = await waitFor(what, (y) => y.game && y.game.ply === ply, 5000);
+      const iccs = xqf.moves.slice(0, ply).map((m) => m.iccs);
+      if (x.moves.join(" ") !== iccs.join(" ") || x.fen !== fenAt(ply)) fail(`${what}: moves ${x.moves.join(" ")}, fen ${x.fen}`);
+      if (ply > 0 && (x.game.current !== xqf.moves[ply - 1].chinese && !x.game.current.startsWith(xqf.moves[ply - 1].chinese))) fail(`${what}: the list marks '${x.game.current}'`);
+      return x;
+    };
+    for (let i = 1; i <= 3; i++) {
+      await clickElement("#next");
+      await expectPly(`next (${i})`, i);
+    }
+    st = await pageState();
+    if (st.game.label !== `2. ${xqf.moves[2].chinese} (3/41)`) fail("the step label: " + st.game.label);
+    await clickElement("#prev");
+    await expectPly("prev", 2);
+    await clickElement("#last");
+    await expectPly("last", 41);
+    await clickElement("#first");
+    await expectPly("first", 0);
+    await clickElement('#moves .ply[data-ply="9"]');
+    await expectPly("a move in the list", 9);
+    await evaluate(`document.activeElement && document.activeElement.blur()`);
+    await cmd("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "ArrowRight", code: "ArrowRight", windowsVirtualKeyCode: 39 });
+    await cmd("Input.dispatchKeyEvent", { type: "keyUp", key: "ArrowRight", code: "ArrowRight", windowsVirtualKeyCode: 39 });
+    await expectPly("the right arrow key", 10);
+    log(`XQF opened: ${st.game.title}, 41 moves; next, prev, last, first, the move list and the arrow key each show the right position`);
+
+    // A short review (depth 8: a few seconds, and it marks 17. 马三进二?!
+    // as \`shuai review\` does at depth 5).
+    const limit = "depth 8";
+    await choose("#review-limit", limit);
+    const reviewStart = Date.now();
+    await clickElement("#review");
+    await waitFor("the review starts", (x) => x.reviewing !== null, 5000);
+    st = await waitFor("the review", (x) => x.reviewing === null && x.game.reviewed === 41, 150000);
+    const searches = await evaluate("window.shuaiPage.searches()");
+    if (searches.length !== 42) fail(`${searches.length} searches for 42 positions`);
+    const judged = JSON.parse(mine.review("review fen " + xqf.start + " moves " + xqf.moves.map((m) => m.iccs).join(" ") + " searches " + searches.map((x) => (x.mate !== undefined ? "mate:" + x.mate : "cp:" + x.cp) + ":" + (x.best || "-")).join(" ") + "\n" + xqf.title));
+    if (JSON.stringify(judged.redChances) !== JSON.stringify(st.game.redChances)) fail("the page's chances differ from the review code's");
+    const marks = judged.moves.filter((m) => m.mark).map((m) => ({ ply: m.ply, mark: m.mark, chinese: m.chinese }));
+    if (JSON.stringify(marks) !== JSON.stringify(st.game.marks)) fail(`marks: page ${JSON.stringify(st.game.marks)}, review code ${JSON.stringify(marks)}`);
+    for (const m of judged.moves) {
+      const want = m.loss >= 300 ? "??" : m.loss >= 200 ? "?" : m.loss >= 100 ? "?!" : "";
+      if (m.mark !== want) fail(`ply ${m.ply}: loss ${m.loss} marked '${m.mark}'`);
+    }
+    const shown = await evaluate(`({ dots: document.querySelectorAll("#graph circle.mark").length, inList: document.querySelectorAll("#moves .mark").length, summary: document.getElementById("review-summary").textContent })`);
+    if (!st.game.graph || shown.dots !== marks.length || shown.inList !== marks.length) fail(`graph/list marks: ${JSON.stringify(shown)} for ${marks.length}`);
+    if (!/Red \(上海胡荣华\): 21 moves, average loss .*Black \(吉林陶汉明\): 20 moves/.test(shown.summary)) fail("summary: " + shown.summary);
+    log(`review at ${limit}: 42 positions in ${((Date.now() - reviewStart) / 1000).toFixed(1)} s; marks ${marks.map((m) => m.ply + ":" + m.chinese + m.mark).join(" ") || "none"}; Red's chance from ${st.game.redChances[0]} to ${st.game.redChances[41]} per mille`);
+
+    // A click on the graph goes to that move.
+    const target = marks.length ? marks[0].ply : 20;
+    await evaluate(`document.getElementById("graph").scrollIntoView({block: "center"})`);
+    await settle();
+    await clickAt(await evaluate(`window.shuaiPage.graphPointOf(${target})`));
+    st = await expectPly("a click on the graph", target);
+    const cursor = await evaluate(`(() => { const c = document.querySelector("#graph .cursor"); return c && Number(c.getAttribute("x1")); })()`);
+    const plotX = 50 + (830 * target) / 41;
+    if (cursor === null || Math.abs(cursor - plotX) > 0.5) fail(`the graph's cursor at ${cursor}, not ${plotX}`);
+    const r = judged.moves[target - 1];
+    if (!st.game.comment.includes(`${r.number} ${r.chinese}${r.mark}:`)) fail("the move's review line: " + st.game.comment);
+    log(`graph clicked at ply ${target}: the board shows ${st.game.label}; '${st.game.comment}'`);
+    await evaluate(`window.scrollTo(0, 0)`);
+    await settle();
+    const shot = await cmd("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
+    const file = path.join(outDir, "browser-game.png");
+    fs.writeFileSync(file, Buffer.from(shot.data, "base64"));
+    log(`screenshot ${file}`);
+    // The game view on the phone: no wider than the screen.
+    await cmd("Emulation.setDeviceMetricsOverride", { width: 390, height: 844, deviceScaleFactor: 2, mobile: true });
+    await settle();
+    await sleep(300);
+    const phoneWidth = await evaluate("document.documentElement.scrollWidth");
+    if (phoneWidth > 390) fail(`with a game the page is ${phoneWidth} CSS pixels wide on a 390-pixel screen`);
+    const phone = await cmd("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
+    const phoneFile = path.join(outDir, "browser-game-phone.png");
+    fs.writeFileSync(phoneFile, Buffer.from(phone.data, "base64"));
+    log(`screenshot ${phoneFile}`);
+    await cmd("Emulation.setDeviceMetricsOverride", { width: 1100, height: 760, deviceScaleFactor: 1, mobile: false });
+    await settle();
+
+    // A cut file: the reader's message with its place, the game kept.
+    const cut = path.join(outDir, "cut.xqf");
+    fs.writeFileSync(cut, fs.readFileSync(path.join(games, "xqf11-endgame.xqf")).subarray(0, 1030));
+    const expected = ask("games", new Uint8Array(fs.readFileSync(cut)));
+    await setFile(cut);
+    st = await waitFor("the cut file's message", (x) => x.gameError !== "", 5000);
+    if (expected.ok || st.gameError !== "cut.xqf: " + expected.error || !/byte \d+/.test(st.gameError) || st.game.length !== 41) fail(`a cut XQF: '${st.gameError}'`);
+    fs.rmSync(cut);
+    log(`a cut XQF: '${st.gameError}'`);
+  }
+
   const ready = await waitFor("the engine starts", (s) => s.engineReady, 60000);
   log(`page loaded from ${page}; engine ready (stop method: ${ready.stopMethod})`);
   if (process.argv.includes("--bench")) {
@@ -343,6 +483,8 @@ async function main() {
   fs.writeFileSync(desktopFile, Buffer.from(desktop.data, "base64"));
   log(`screenshot ${desktopFile}`);
   await clickElement("#analyse-toggle");
+
+  await gameFileCheck();
 
   // No request left the machine: the page, the scripts, the module (as
   // base64 in a script) and the worker (a Blob) are all local.

@@ -3,7 +3,8 @@
  * Checks the WebAssembly engine under Node (no browser, no worker): the
  * bench node total against README.md's signature, a UCI session with a
  * search and bad input, a search ended by the host's clock, `stop` and
- * `ponderhit` through the host's polls, and the rules queries. Prints the
+ * `ponderhit` through the host's polls, the rules queries, and a game
+ * file read and a review judged (shuai_games, shuai_review). Prints the
  * bench's nodes per second.
  *
  *   node web/test/node-check.js [--bench-only]
@@ -95,4 +96,15 @@ console.log(`node-check: go ponder, ponderhit from the host: ${pondered}`);
 const d = JSON.parse(engine.rules("describe chinese startpos moves h2e2"));
 if (!d.ok || d.legal.length !== 45 || d.moves[0].chinese !== "炮二平五") fail("describe: " + JSON.stringify(d).slice(0, 200));
 console.log("node-check: rules queries answered");
+
+// Game files and reviews through the module: the DhtmlXQ page of the
+// readers' tests (85 moves), a PGN comment never closed, a review.
+const gamesDir = path.join(__dirname, "..", "..", "engine", "tests", "data", "games");
+const page = JSON.parse(engine.games(new Uint8Array(fs.readFileSync(path.join(gamesDir, "dhtmlxq-wxf-116.html")))));
+if (!page.ok || page.format !== "DhtmlXQ" || page.games.length !== 1 || page.games[0].moves.length !== 85) fail("games: " + JSON.stringify(page).slice(0, 300));
+const bad = JSON.parse(engine.games(new TextEncoder().encode("1. h2e2 {never closed\n")));
+if (bad.ok || bad.place.line !== 1) fail("a bad file: " + JSON.stringify(bad));
+const rv = JSON.parse(engine.review("review startpos moves h2e2 a6a5 searches cp:30:h2e2 cp:-30:h9g7 cp:480:-\nA – B"));
+if (!rv.ok || rv.moves[1].mark !== "??" || rv.moves[1].loss !== 332 || !rv.svg.startsWith("<svg")) fail("review: " + JSON.stringify(rv).slice(0, 300));
+console.log(`node-check: games read (${page.games[0].title}, ${page.games[0].moves.length} moves), a bad file refused (${bad.error}), a review judged`);
 engine.line("quit");

@@ -14,6 +14,7 @@ pub mod interrupt;
 pub mod live;
 pub mod notation;
 pub mod play;
+pub mod review;
 pub mod score;
 
 use clap::{Args, ValueEnum};
