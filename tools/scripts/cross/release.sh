@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Release archives in one command: for each target, builds shuai (through
 # cross.sh) and packs `shuai-<version>-<target>` with the binary (the
-# network is inside it), README.md and the licence (COPYING), plus a
-# SHA256SUMS of those files; beside the archives, a SHA256SUMS of the
+# network is inside it), README.md, the docs/ pages its links point to
+# and the licence (COPYING), plus a SHA256SUMS of those files; beside the archives, a SHA256SUMS of the
 # archives. Windows gets a .zip (what Windows opens without extra tools),
 # Linux a .tar.gz.
 #
@@ -47,15 +47,20 @@ for target in "${targets[@]}"; do
   stage="$dist/$name"
   rm -rf "$stage"
   mkdir -p "$stage"
+  mkdir -p "$stage/docs"
   cp "$bin" "$stage/"
   # Windows users open text files in Notepad: CRLF line ends there.
   if [[ $target == *windows* ]]; then
     sed 's/$/\r/' "$root/README.md" >"$stage/README.md"
     sed 's/$/\r/' "$root/COPYING" >"$stage/COPYING.txt"
+    for page in "$root"/docs/*.md; do
+      sed 's/$/\r/' "$page" >"$stage/docs/$(basename "$page")"
+    done
   else
     cp "$root/README.md" "$root/COPYING" "$stage/"
+    cp "$root"/docs/*.md "$stage/docs/"
   fi
-  (cd "$stage" && sha256sum -- * >SHA256SUMS)
+  (cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum -- >SHA256SUMS)
   find "$stage" -exec touch -h -d "@$stamp" {} +
   if [[ $target == *windows* ]]; then
     archive="$name.zip"
