@@ -442,12 +442,15 @@ fn horse_pinned(pos: &Position, us: Color) -> Bitboard {
 /// piece is listed once, with the first attacker found.
 ///
 /// Every attacker is compared before and after the move, not only the
-/// piece that moved (细则2, 从没捉到捉): a line uncovered, a defender taken
-/// away, pinned or blocked, a cannon's screen supplied, each make an attack
-/// that did not win before win now, and that is a chase. A block (拦) that
-/// makes no capture newly winning stays idle. When the mover was in check
-/// before its move, an attack that existed before never counts: the move
-/// was forced.
+/// piece that moved (细则2, 从没捉到捉): a line uncovered or a cannon's
+/// screen supplied make a new attack; a defender taken away, pinned or
+/// blocked makes an attack that stood gain material, and both are chases.
+/// An attack that stood and gained nothing before only because its capture
+/// was illegal or allowed a mate is not made by the move (issue 46). A
+/// block (拦) that makes no capture newly winning stays idle. When the
+/// mover was in check before its move, or its move gives check, an attack
+/// that existed before never counts: the move was forced, or the check,
+/// not the attack, is what the opponent must answer.
 fn chases(pos: &mut Position, m: Move, policy: &Policy) -> Found {
     let them = pos.side_to_move();
     let us = !them;
