@@ -175,15 +175,38 @@ def king_square(board, is_red):
 
 
 def in_check(board, is_red):
-    """Whether the king of that side is attacked (or faces the other king)."""
+    """Whether the king of that side is attacked (or faces the other
+    king): looked for from the king's point, which is what keeps the
+    generator fast enough."""
     k = king_square(board, is_red)
-    for s, p in board.items():
-        if red(p) != is_red and p.lower() != "k" and k in attacks(board, s):
+    enemy = (lambda p: not p.isupper()) if is_red else (lambda p: p.isupper())
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        x, y, seen = k[0] + df, k[1] + dr, 0
+        while on_board(x, y):
+            p = board.get((x, y))
+            if p is not None:
+                if seen == 0 and enemy(p) and p.lower() in "rk":
+                    return True
+                if seen == 1:
+                    if enemy(p) and p.lower() == "c":
+                        return True
+                    break
+                seen += 1
+            x, y = x + df, y + dr
+    for df, dr in ((1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)):
+        h = (k[0] + df, k[1] + dr)
+        p = board.get(h)
+        if p is not None and enemy(p) and p.lower() == "n":
+            # The leg: one step from h towards k along the long side.
+            leg = (h[0] - (df // abs(df)) if abs(df) == 2 else h[0],
+                   h[1] - (dr // abs(dr)) if abs(dr) == 2 else h[1])
+            if leg not in board:
+                return True
+    fwd = 1 if is_red else -1
+    for s in ((k[0], k[1] + fwd), (k[0] - 1, k[1]), (k[0] + 1, k[1])):
+        p = board.get(s)
+        if p is not None and enemy(p) and p.lower() == "p":
             return True
-    o = king_square(board, not is_red)
-    if o[0] == k[0]:
-        lo, hi = sorted((k[1], o[1]))
-        return all((k[0], y) not in board for y in range(lo + 1, hi))
     return False
 
 
@@ -340,7 +363,8 @@ def make_cycle(board, is_red, rng, pieces_per_side, mode):
         threatened = set(attacks(cur, m[1]))
         side = not side
     for a, b in firsts:
-        if (b, a) not in legal_moves(cur, side):
+        # The way back must be free (no capture) and legal.
+        if a in cur or a not in moves_from(cur, b) or in_check(played(cur, b, a), side):
             return None
         cur = played(cur, b, a)
         side = not side
@@ -465,8 +489,33 @@ def classify(c):
         labels = chase_labels(c, loser) if "chase" in reason else set()
         return f"Shuai: {what}, pyffish: {p} [{', '.join(sorted(labels))}]"
     loser = "Red" if (p == "loss") == stm_red else "Black"
-    classes = sorted({re.sub(r" \(.*", "", cls) for _, cls in side_moves(c, loser)})
-    return f"pyffish: {p} for the side to move, Shuai: {reason}; loser's moves by Shuai: {'/'.join(classes)}"
+    moves = side_moves(c, loser)
+    classes = sorted({re.sub(r" \(.*", "", cls) for _, cls in moves})
+    line = sorted({along_line(c, mv) for mv, cls in moves if cls == "idle"} - {None})
+    extra = f" [idle moves: {', '.join(line)}]" if line else ""
+    return (f"pyffish: {p} for the side to move, Shuai: {reason}; loser's moves by Shuai: "
+            f"{'/'.join(classes)}{extra}")
+
+
+def along_line(c, mv):
+    """'stood along the line' when the rook or cannon that made `mv` attacks,
+    after it, an enemy piece on the line it moved along that it attacked
+    from where it came from too (the attack stood before the move)."""
+    board = board_of(c["fen"])
+    ff = to_ffish(mv)
+    for m in c["moves"]:
+        a, b = split_move(m)
+        if m == ff:
+            after = played(board, a, b)
+            if after[b].lower() not in "rc":
+                return None
+            for t in attacks(after, b):
+                on_line = a[0] == b[0] == t[0] or a[1] == b[1] == t[1]
+                if t in after and on_line and t in attacks(board, a):
+                    return "stood along the line"
+            return None
+        board = played(board, a, b)
+    return None
 
 
 def main():

@@ -179,13 +179,18 @@
 //! chase (the switches of the next section's list). Where pyffish 0.0.90
 //! disagrees, the WXF text decides against it:
 //!
-//! * a rook or cannon retreating along the line of an attack it already
-//!   made (a rook adjacent to a loose piece stepping back on the same
-//!   file): pyffish reads the moved piece as discovering its own attack
-//!   (its discovered-attack test takes the vacated point as occupied), so
-//!   it convicts a side whose attack stood all along; by the appendix's
-//!   "Example of Non-Perpetual Chase" (an attack the target ignores, rook
-//!   and cannon on one file) that is no chase;
+//! * a rook or cannon moving along the line of an attack it already
+//!   made (a rook beside a loose piece stepping back on the same file, a
+//!   cannon sliding along the file of its target): pyffish reads the moved
+//!   piece as uncovering its own attack (its discovered-attack test takes
+//!   the vacated point as occupied; for a cannon in front of a rook on the
+//!   enemy king's file, the new blocker point counts as a new discovered
+//!   attack), so it convicts a side whose attack stood all along. The
+//!   attack stood before the move: from chase to chase is no chase
+//!   (rules.md, 细则2), as in the appendix's "Example of Non-Perpetual
+//!   Chase" (a rook moving along the file of a cannon it attacks; test
+//!   `an_attack_the_target_ignores_is_no_chase_appendix_b`). The only kind
+//!   of disagreement left in the issue-46 run (4 of 10,251 cycles);
 //! * a chase made by blocking or removing a defender, which pyffish does
 //!   not see (the appendix's "Example of Perpetual Chase", issue 27).
 //!
