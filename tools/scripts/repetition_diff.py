@@ -35,6 +35,13 @@ the attacker's kind and attacks it back).
 
     python3 tools/scripts/repetition_diff.py --cycles 10000 \\
         --tools target/release/shuai-tools [--pgn games.pgn ...] [--show 5]
+
+Issue 46 (seed 46, 10,000 made cycles and the repetition endings of the
+/work/exp match PGNs, about 3 minutes on a loaded machine): 8
+disagreements before the fix (4 perpetual chases Shuai saw in attacks
+that stood, 4 idle moves along the line of a standing attack that pyffish
+calls chases), 4 after (the latter kind, decided against pyffish in the
+module docs of board/src/rules).
 """
 import argparse
 import collections
@@ -373,6 +380,7 @@ def make_cycle(board, is_red, rng, pieces_per_side, mode):
 
 
 def made_cycles(n, rng):
+    """n back-and-forth cycles in random positions, of every mode."""
     out = []
     while len(out) < n:
         endgame = rng.random() < 0.5
