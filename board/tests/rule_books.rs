@@ -1097,3 +1097,73 @@ fn asian_mate_threats_against_one_check_in_two_is_a_draw() {
     let v = allowed_draw(Asian, fen, moves);
     assert!(v.explanation.contains("Asian rules 9 and 10"), "{v}");
 }
+
+// ----- issue 46: a chase is a threat the move creates ------------------------
+
+/// Issue 46, mistake 1: an attack the move did not create. The red rook e4
+/// stands beside the loose black cannon d4 for the whole cycle, pinned on
+/// the e file by the black rook e8 against the king e0; the red horse steps
+/// g2-e1 onto that file and back. On e1 it unpins the rook, so the capture
+/// becomes legal, but the attack stood before the move and the cannon's
+/// protection did not change: the horse's move makes no new attack (Asian:
+/// Fairy-Stockfish's reading, the moved piece's new attacks and those it
+/// discovers; Chinese: 细则2 counts a new attack, and unpinning the attacker
+/// is none of the ways rules.md lists). Before issue 46 both books called
+/// g2e1 "chase (cannon d4)".
+#[test]
+fn an_attack_that_stood_is_no_chase_when_the_move_unpins_the_attacker() {
+    let fen = "2ba1kb2/4r4/9/9/9/3cR4/9/6N2/9/4K4 w - - 0 1";
+    for book in RuleBook::ALL {
+        assert_eq!(class(book, fen, "g2e1"), MoveClass::Idle, "{book}");
+        let v = allowed_draw(book, fen, "g2e1 g9i7 e1g2 i7g9 g2e1 g9i7 e1g2 i7g9");
+        assert!(v.explanation.contains("g2e1 马三退五 [idle]"), "{v}");
+    }
+}
+
+/// Issue 46, mistake 2: a rook moving along a file toward an enemy rook.
+/// The red rook c8 drops to c1, face to face with the black rook c0 that
+/// it attacked from c8 already, and uncovers the cannon a8's check on the
+/// king e8 (over the horse d8). The rook's attack on the rook stood before
+/// the move, along the line it moved on, and the black rook could take
+/// back: an offer to exchange (Asian rule 40, diagrams 100–103). That the
+/// check keeps Black from taking back legally at once makes no chase
+/// (Asian: the move is a check alone, which with the chase of the loose
+/// horse d8 on the other move is one check one chase, allowed, rule 12).
+/// Before issue 46 the Asian book read c8c1 as "check and chase (rook c0)".
+#[test]
+fn a_rook_facing_a_rook_along_its_line_is_no_chase_even_with_a_check() {
+    let fen = "9/C1Rnk4/9/9/9/9/9/9/5K3/2r6 w - - 0 1";
+    let moves = "c8c1 e8e9 c1c8 e9e8 c8c1 e8e9 c1c8 e9e8";
+    let v = allowed_draw(Asian, fen, moves);
+    let report = v.cycle.as_ref().expect("a cycle");
+    let first = &report.moves[0];
+    assert_eq!(first.class, MoveClass::Check, "{v}");
+    assert!(first.check_victims.is_empty(), "{v}");
+    assert_eq!(report.moves[2].class.to_string(), "chase (horse d8)", "{v}");
+}
+
+/// Issue 46, mistakes 3 and 4 (a cycle the differential generator
+/// `tools/scripts/repetition_diff.py` made): the red rook g2 and the black
+/// rook e2 attack each other across the rank for the whole cycle, an
+/// exchange offer both ways. Red's cannon checks from d3 (f3d3) and steps
+/// back to f3 (d3f3), where it uncovers the elephant c4's attack on the
+/// rook e2 (a cheaper piece on a rook: a chase, rule 15). The check attacks
+/// nothing new; the mutual attack of the two rooks stood all along and the
+/// rook could take back but for the check. So Red makes one check and one
+/// chase, allowed by the Asian book (rule 12): a draw, as pyffish says.
+/// Before issue 46 Shuai read f3d3 as "check and chase (rook e2)", a
+/// perpetual chase of the rook, and Red lost. The Chinese book forbids one
+/// check one chase (mixed attacks): Red loses there, by that rule.
+#[test]
+fn a_mutual_rook_attack_that_stood_is_no_chase_in_a_check_cycle() {
+    let fen = "2bk1a3/r8/3a4b/4p3p/p5P2/2B6/P1P2C2P/3Nr1R2/9/5K3 w - - 0 1";
+    let moves = "f3d3 d9e9 d3f3 e9d9 f3d3 d9e9 d3f3 e9d9";
+    let v = allowed_draw(Asian, fen, moves);
+    let report = v.cycle.as_ref().expect("a cycle");
+    assert_eq!(report.moves[0].class, MoveClass::Check, "{v}");
+    assert!(report.moves[0].check_victims.is_empty(), "{v}");
+    assert_eq!(report.moves[2].class.to_string(), "chase (rook e2)", "{v}");
+    let mixed = Conduct::MixedAttacks;
+    let reason = loses(Color::Red, mixed);
+    expect(Chinese, fen, moves, Loss, reason, mixed, Conduct::Allowed);
+}

@@ -20,7 +20,7 @@ pub const DEFAULT_DEPTH: u32 = 9;
 pub const SIGNATURE: u64 = 1518897;
 
 /// The same total with the hand-written evaluation (`shuai bench --hce`).
-pub const HCE_SIGNATURE: u64 = 2041651;
+pub const HCE_SIGNATURE: u64 = 2065001;
 
 /// Bench positions: openings, middlegames, tactical positions and endings
 /// (the perft reference positions plus book openings).

@@ -330,31 +330,45 @@ fn swap(pos: &mut Position, sq: Square, on_sq: i32, depth: u32, legal: bool) -> 
 }
 
 /// Whether the side to move could win the piece on `v` by capturing it with
-/// the piece on `a`: the capture is legal, it is not an exchange offer
-/// (same kind, and the target could legally take the attacker), it gains
-/// material, and it does not allow a mate in one. With `legal` false,
-/// legality is ignored throughout (after the first capture, which must
-/// still be pseudo-legal), as is the mate test: the question becomes
-/// whether the piece is protected on the board.
+/// the piece on `a`: the capture is legal, it gains material ([`gains`])
+/// and it does not allow a mate in one. With `replies_legal` false the
+/// opponent's take-backs are read by the pieces' moves alone (the
+/// protection a piece has on the board): what a checking move is judged
+/// by, since a side in check cannot legally take back anything that does
+/// not answer the check, and that says nothing about the piece's
+/// protection.
+pub(crate) fn wins_piece(
+    pos: &mut Position,
+    a: Square,
+    v: Square,
+    replies_legal: bool,
+    policy: &Policy,
+) -> bool {
+    let m = Move::new(a, v);
+    if !pos.is_legal(m) || !gains(pos, a, v, replies_legal, policy) {
+        return false;
+    }
+    pos.make_move(m);
+    let mate = has_mate_in_one(pos);
+    pos.unmake_move();
+    !mate
+}
+
+/// Whether capturing the piece on `v` with the piece on `a` (at least
+/// pseudo-legal: the attack stands) gains material, the capture's own
+/// legality aside: it is not an exchange offer (same kind, and the target
+/// could take the attacker back) and the exchange on `v` comes out ahead.
+/// With `legal` the opponent's replies must be legal (pinned defenders do
+/// not defend); without, any capture the pieces' moves allow counts.
 ///
 /// "Gains material": a cheaper piece taking a dearer one always does (a
 /// horse or cannon taking a rook, in both books). Otherwise, where the
 /// policy counts defenders (Chinese, 少根), the exchange on `v` must win;
 /// where it does not (Asian rule 35), the target must have no defender able
 /// to take back at all.
-pub(crate) fn wins_piece(
-    pos: &mut Position,
-    a: Square,
-    v: Square,
-    legal: bool,
-    policy: &Policy,
-) -> bool {
+fn gains(pos: &mut Position, a: Square, v: Square, legal: bool, policy: &Policy) -> bool {
     let m = Move::new(a, v);
-    if !(if legal {
-        pos.is_legal(m)
-    } else {
-        pos.is_pseudo_legal(m)
-    }) {
+    if !pos.is_pseudo_legal(m) {
         return false;
     }
     let (Some(attacker), Some(victim)) = (pos.piece_at(a), pos.piece_at(v)) else {
@@ -388,9 +402,8 @@ pub(crate) fn wins_piece(
     } else {
         0
     };
-    let wins = gain > 0 && (!legal || !has_mate_in_one(pos));
     pos.unmake_move();
-    wins
+    gain > 0
 }
 
 /// Whether the side to move can take back on `sq` (legally, or with
@@ -429,12 +442,15 @@ fn horse_pinned(pos: &Position, us: Color) -> Bitboard {
 /// piece is listed once, with the first attacker found.
 ///
 /// Every attacker is compared before and after the move, not only the
-/// piece that moved (细则2, 从没捉到捉): a line uncovered, a defender taken
-/// away, pinned or blocked, a cannon's screen supplied, each make an attack
-/// that did not win before win now, and that is a chase. A block (拦) that
-/// makes no capture newly winning stays idle. When the mover was in check
-/// before its move, an attack that existed before never counts: the move
-/// was forced.
+/// piece that moved (细则2, 从没捉到捉): a line uncovered or a cannon's
+/// screen supplied make a new attack; a defender taken away, pinned or
+/// blocked makes an attack that stood gain material, and both are chases.
+/// An attack that stood and gained nothing before only because its capture
+/// was illegal or allowed a mate is not made by the move (issue 46). A
+/// block (拦) that makes no capture newly winning stays idle. When the
+/// mover was in check before its move, or its move gives check, an attack
+/// that existed before never counts: the move was forced, or the check,
+/// not the attack, is what the opponent must answer.
 fn chases(pos: &mut Position, m: Move, policy: &Policy) -> Found {
     let them = pos.side_to_move();
     let us = !them;
@@ -457,9 +473,13 @@ fn chases(pos: &mut Position, m: Move, policy: &Policy) -> Found {
     if pairs.is_empty() {
         return Found::default();
     }
+    // A checking move is judged by the protection pieces have on the board:
+    // the opponent, in check, could legally take back nothing that does not
+    // answer the check, and that makes no piece unprotected.
+    let check = pos.in_check();
     // After the move, as if the opponent passed: (attacker, victim).
     pos.make_null_move();
-    pairs.retain(|&(a, v)| wins_piece(pos, a, v, true, policy));
+    pairs.retain(|&(a, v)| wins_piece(pos, a, v, !check, policy));
     pos.unmake_null_move();
     if pairs.is_empty() {
         return Found::default();
@@ -474,8 +494,15 @@ fn chases(pos: &mut Position, m: Move, policy: &Policy) -> Found {
             continue;
         }
         let before = if a == m.to() { m.from() } else { a };
-        let attacked_before = pos.attacks_from(before).has(v);
-        let new = !attacked_before || (!was_in_check && !wins_piece(pos, before, v, true, policy));
+        // An attack that stood before the move is new only if the move took
+        // the target's protection away (blocked, pinned or removed a
+        // defender, pinned the target so that it cannot take back): the
+        // capture did not gain before, whatever its legality then. An
+        // attacker the move unpinned, or a capture the move made safe from
+        // a mate, is not a new attack; nor is anything after a check
+        // (either side's), where take-backs say nothing of protection.
+        let new = !pos.attacks_from(before).has(v)
+            || (!was_in_check && !check && !gains(pos, before, v, true, policy));
         if !new {
             continue;
         }

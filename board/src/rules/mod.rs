@@ -48,13 +48,21 @@
 //!
 //! * the capture must be legal, so pinned attackers cannot chase, and it
 //!   must not let the opponent mate at once (a checking move that mates);
-//! * the attack must be new (细则2, 从没捉到捉): for every attacker, not
-//!   only the piece that moved, the capture must win now and must not
-//!   have won before the move. So moving the attacker, uncovering a line,
-//!   removing, pinning or blocking the target's defender and supplying a
-//!   cannon's screen all make chases; a block (拦) that makes no capture
-//!   newly winning stays idle. When the mover was in check before its
-//!   move, an attack that existed before never counts;
+//! * the attack must be new (细则2, 从没捉到捉; issue 46): for every
+//!   attacker, not only the piece that moved, either the attack did not
+//!   exist before the move (the piece moved there, a line or a horse's leg
+//!   was uncovered, a cannon's screen supplied) or it stood but the
+//!   capture did not gain material before, because the move took the
+//!   target's protection away (blocked, pinned or removed a defender,
+//!   pinned the target so that it cannot take back). An attack that stood
+//!   is no chase when the move only made its capture legal (unpinned the
+//!   attacker) or safe from a mate in one: the move did not create it. A
+//!   rook or cannon moving along the line of an attack it already made
+//!   therefore chases nothing there. When the mover was in check before
+//!   its move, or its move gives check, an attack that stood never
+//!   counts; and a checking move is judged by the protection pieces have
+//!   on the board, since a side in check cannot legally take back what
+//!   does not answer the check, which makes no piece unprotected;
 //! * an attack on a piece of the same kind that can legally take back
 //!   (rook on rook, horse on horse, cannon on cannon) is an exchange offer,
 //!   idle; a pinned target, or a horse whose leg is blocked, cannot take
@@ -154,6 +162,37 @@
 //! a side that checks on one of its two moves and not on the other makes
 //! a draw (neither perpetual check nor any forbidden conduct), and a move
 //! that threatens mate and chases counts as the chase.
+//!
+//! **Issue 46: what the move created.** The held-out WXF cases and the
+//! differential run against pyffish (`tools/scripts/repetition_diff.py`)
+//! showed attacks the move did not create counted as chases: a rook beside
+//! a loose cannon when an idle move unpinned it, a rook facing a rook
+//! along the line it moved on while the move checked, two rooks attacking
+//! each other across a rank in a cycle of checks. Both books now count an
+//! attack that stood before the move only if the move took the target's
+//! protection away (above); in both books that is a chase (Chinese 细则2
+//! lists removing and blocking a defender; Asian: the appendix's "Example
+//! of Perpetual Chase", where a pawn keeps a knight unprotected), and in
+//! both an exchange offer stays idle when the target could take back but
+//! for a check (Asian rule 40, diagrams 100–103; Chinese: rules.md's
+//! exchange offer, 兑). The books still differ on what follows from a
+//! chase (the switches of the next section's list). Where pyffish 0.0.90
+//! disagrees, the WXF text decides against it:
+//!
+//! * a rook or cannon moving along the line of an attack it already
+//!   made (a rook beside a loose piece stepping back on the same file, a
+//!   cannon sliding along the file of its target): pyffish reads the moved
+//!   piece as uncovering its own attack (its discovered-attack test takes
+//!   the vacated point as occupied; for a cannon in front of a rook on the
+//!   enemy king's file, the new blocker point counts as a new discovered
+//!   attack), so it convicts a side whose attack stood all along. The
+//!   attack stood before the move: from chase to chase is no chase
+//!   (rules.md, 细则2), as in the appendix's "Example of Non-Perpetual
+//!   Chase" (a rook moving along the file of a cannon it attacks; test
+//!   `an_attack_the_target_ignores_is_no_chase_appendix_b`). The only kind
+//!   of disagreement left in the issue-46 run (4 of 10,251 cycles);
+//! * a chase made by blocking or removing a defender, which pyffish does
+//!   not see (the appendix's "Example of Perpetual Chase", issue 27).
 //!
 //! Some Asian rules need no switch, the common rules give them in both
 //! books: a rook confined to a line by a cannon (rule 27) cannot legally
