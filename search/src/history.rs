@@ -1,8 +1,9 @@
 //! Move-ordering memory: butterfly history (by side, from, to), counter
-//! moves and continuation history (by the previous moves' piece and target).
+//! moves, continuation history (by the previous moves' piece and target)
+//! and capture history (by the capturing piece, its target and the victim).
 
 use crate::correction::Correction;
-use shuai_board::{Color, Move, Piece, Square, SQUARES};
+use shuai_board::{Color, Move, Piece, PieceKind, Position, Square, SQUARES};
 
 /// Largest magnitude a history value reaches (the gravity formula keeps
 /// values inside it).
@@ -47,6 +48,10 @@ impl PieceTo {
 
 const PIECE_TO: usize = Piece::COUNT * SQUARES;
 
+/// Piece kinds a capture can take (every kind but the king, which is
+/// never captured, has its own row; the king's row stays unused).
+const VICTIMS: usize = PieceKind::ALL.len();
+
 /// All ordering tables of one search thread.
 pub struct History {
     /// What the search learned about the static evaluation's errors.
@@ -56,6 +61,10 @@ pub struct History {
     /// One row of `PIECE_TO` values per previous move, then a row of zeros
     /// that stands for a missing previous move (see [`QuietScorer`]).
     continuation: Vec<i16>,
+    /// How often a capture by a piece on a point of a kind of victim
+    /// caused a cutoff: orders captures of equal victims, and those MVV
+    /// alone ranks wrongly (a defended victim, a capture into a trap).
+    capture: Vec<i16>,
 }
 
 /// Scores the quiet moves of one node: the butterfly table of the side to
@@ -95,6 +104,7 @@ impl History {
             butterfly: vec![0; 2 * SQUARES * SQUARES],
             counters: vec![Move::NULL; PIECE_TO],
             continuation: vec![0; PIECE_TO * PIECE_TO + PIECE_TO],
+            capture: vec![0; PIECE_TO * VICTIMS],
         }
     }
 
@@ -154,6 +164,26 @@ impl History {
         }
     }
 
+    #[inline]
+    fn capture_index(pos: &Position, m: Move) -> Option<usize> {
+        let piece = pos.piece_at(m.from())?;
+        let victim = pos.piece_at(m.to())?;
+        Some(PieceTo { piece, to: m.to() }.index() * VICTIMS + victim.kind().index())
+    }
+
+    /// The capture history of `m` in `pos` (0 when `m` captures nothing).
+    #[inline]
+    pub fn capture(&self, pos: &Position, m: Move) -> i32 {
+        Self::capture_index(pos, m).map_or(0, |i| i32::from(self.capture[i]))
+    }
+
+    /// Rewards (positive `bonus`) or punishes the capture `m` in `pos`.
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(i) = Self::capture_index(pos, m) {
+            apply(&mut self.capture[i], bonus);
+        }
+    }
+
     /// Records `m` as the refutation of `prev`.
     pub fn set_counter(&mut self, prev: PieceTo, m: Move) {
         self.counters[prev.index()] = m;
@@ -163,7 +193,6 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shuai_board::PieceKind;
 
     #[test]
     fn gravity_keeps_values_bounded() {

@@ -3,6 +3,7 @@
 //! nodes cut off before that). The best remaining move is picked one at a
 //! time, since sorting the whole list would waste work.
 
+use crate::history::History;
 use shuai_board::{see_value, Move, MoveList, PieceKind, Position};
 
 /// Score bands, from first tried to last. Every score stays below
@@ -58,6 +59,14 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
     let attacker = pos.piece_at(m.from()).map_or(0, |p| see_value(p.kind()));
     victim * 16 - attacker / 16
+}
+
+/// A capture's place among captures: its victim first, then how often it
+/// caused cutoffs (capture history, at half weight so that only a strong
+/// record lifts a capture above one of a more valuable victim).
+#[inline]
+fn capture_score(pos: &Position, m: Move, history: &History) -> i32 {
+    mvv_lva(pos, m) + history.capture(pos, m) / 2
 }
 
 /// Whether a capture is at least even by SEE, skipping SEE when the victim
@@ -127,13 +136,13 @@ impl MovePicker {
 
     /// Scores the moves, leaving quiet moves (other than killers and the
     /// counter move) to be scored when first reached.
-    pub fn score(&mut self, pos: &Position, hints: &OrderingHints) {
+    pub fn score(&mut self, pos: &Position, hints: &OrderingHints, history: &History) {
         for (score, &m) in self.scores.iter_mut().zip(self.moves.iter()) {
             *score = if Some(m) == hints.tt_move {
                 TT_MOVE
             } else if is_capture(pos, m) {
                 // Good until `next` finds otherwise (see there).
-                GOOD_CAPTURE + mvv_lva(pos, m)
+                GOOD_CAPTURE + capture_score(pos, m, history)
             } else if m == hints.killers[0] {
                 KILLER[0]
             } else if m == hints.killers[1] {
@@ -147,10 +156,11 @@ impl MovePicker {
         self.quiets_pending = true;
     }
 
-    /// Scores captures only, by MVV-LVA (quiescence search).
-    pub fn score_captures(&mut self, pos: &Position) {
+    /// Scores captures only, by victim and capture history (quiescence
+    /// search; quiet evasions score 0).
+    pub fn score_captures(&mut self, pos: &Position, history: &History) {
         for (score, &m) in self.scores.iter_mut().zip(self.moves.iter()) {
-            *score = mvv_lva(pos, m);
+            *score = capture_score(pos, m, history);
         }
     }
 
@@ -291,7 +301,7 @@ mod tests {
         };
         let mut picker = MovePicker::new();
         *picker.moves_mut() = pos.legal_moves();
-        picker.score(&pos, &hints);
+        picker.score(&pos, &hints, &History::new());
         let order: Vec<String> = std::iter::from_fn(|| picker.next(&pos, || |_| 0))
             .map(|m| m.to_string())
             .collect();
@@ -302,5 +312,41 @@ mod tests {
             Some("i1i4"),
             "losing captures last"
         );
+    }
+
+    /// The captures of `fen` in the order the picker hands them out, after
+    /// `reward` was rewarded `times` times in capture history.
+    fn captures_in_order(fen: &str, reward: &str, times: usize) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut history = History::new();
+        for _ in 0..times {
+            history.update_capture(&pos, pos.parse_move(reward).unwrap(), 1600);
+        }
+        let hints = OrderingHints {
+            tt_move: None,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+        };
+        let mut picker = MovePicker::new();
+        *picker.moves_mut() = pos.legal_moves();
+        picker.score(&pos, &hints, &history);
+        std::iter::from_fn(|| picker.next(&pos, || |_| 0))
+            .filter(|&m| is_capture(&pos, m))
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_equal_victims() {
+        // Each rook can take a free pawn; by victim and attacker they tie.
+        let fen = "3k5/9/9/9/p7p/9/9/9/9/R3K3R w";
+        assert_eq!(captures_in_order(fen, "i0i5", 0), ["a0a5", "i0i5"]);
+        assert_eq!(captures_in_order(fen, "i0i5", 1), ["i0i5", "a0a5"]);
+    }
+
+    #[test]
+    fn capture_history_never_lifts_a_pawn_over_a_rook() {
+        let fen = "3k5/9/9/9/r7p/9/9/9/9/R3K3R w";
+        assert_eq!(captures_in_order(fen, "i0i5", 100), ["a0a5", "i0i5"]);
     }
 }

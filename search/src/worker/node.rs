@@ -202,11 +202,12 @@ impl Worker<'_> {
             killers: self.frames[ply].killers,
             counter: prevs[0].map_or(Move::NULL, |p| self.history.counter(p)),
         };
-        picker.score(&self.pos, &hints);
+        picker.score(&self.pos, &hints, &self.history);
 
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: MoveList = MoveList::new();
+        let mut captures_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let original_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, || {
@@ -322,8 +323,17 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        // The move that cut off is rewarded, and the
+                        // captures tried before it (which did not) are
+                        // punished, whichever kind of move it was.
+                        let b = bonus(depth);
                         if quiet {
                             self.reward_quiet(ply, m, depth, &quiets_tried);
+                        } else {
+                            self.history.update_capture(&self.pos, m, b);
+                        }
+                        for &c in captures_tried.iter() {
+                            self.history.update_capture(&self.pos, c, -b);
                         }
                         break;
                     }
@@ -331,6 +341,8 @@ impl Worker<'_> {
             }
             if quiet && quiets_tried.len() < MAX_QUIETS_PUNISHED {
                 quiets_tried.push(m);
+            } else if capture && captures_tried.len() < MAX_QUIETS_PUNISHED {
+                captures_tried.push(m);
             }
         }
         if searched == 0 {
@@ -384,7 +396,7 @@ impl Worker<'_> {
         let mut picker = MovePicker::new();
         self.pos
             .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
-        picker.score_captures(&self.pos);
+        picker.score_captures(&self.pos, &self.history);
         while let Some(m) = picker.next(&self.pos, || |_| 0) {
             if !good_capture(&self.pos, m, probcut_beta - eval) {
                 continue;
