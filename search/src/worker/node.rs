@@ -202,7 +202,7 @@ impl Worker<'_> {
             killers: self.frames[ply].killers,
             counter: prevs[0].map_or(Move::NULL, |p| self.history.counter(p)),
         };
-        picker.score(&self.pos, &hints, &self.history);
+        picker.score(&self.pos, &hints, self.history);
 
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -396,7 +396,7 @@ impl Worker<'_> {
         let mut picker = MovePicker::new();
         self.pos
             .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
-        picker.score_captures(&self.pos, &self.history);
+        picker.score_captures(&self.pos, self.history);
         while let Some(m) = picker.next(&self.pos, || |_| 0) {
             if !good_capture(&self.pos, m, probcut_beta - eval) {
                 continue;

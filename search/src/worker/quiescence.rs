@@ -68,7 +68,7 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        picker.score_captures(&self.pos, &self.history);
+        picker.score_captures(&self.pos, self.history);
         while let Some(m) = picker.next(&self.pos, || |_| 0) {
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
