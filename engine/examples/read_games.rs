@@ -8,19 +8,7 @@
 
 use shuai_engine::game::read_games;
 
-fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+use shuai_engine::json::quote as json;
 
 fn main() {
     for path in std::env::args().skip(1) {

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod fen;
 pub mod game;
+pub mod json;
 pub mod perft;
 pub mod protocol;
 pub mod review;

@@ -153,21 +153,8 @@ pub(crate) fn error(text: &str) -> String {
     format!("{{\"ok\":false,\"error\":{}}}", quote(text))
 }
 
-/// A JSON string.
-pub(crate) fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// A JSON string (the engine's, shared with its other callers).
+pub(crate) use shuai_engine::json::quote;
 
 #[cfg(test)]
 mod tests {
