@@ -165,9 +165,6 @@ pub(crate) struct Shared<'a> {
 /// about a millisecond, well inside any time limit's slack.
 const CHECK_INTERVAL: u64 = 1024;
 
-/// The largest score fall (centipawns) the time manager stretches for.
-const MAX_SCORE_DROP: i32 = 200;
-
 /// How often workers check the limits (see [`Shared`]'s `check_mask`):
 /// every [`CHECK_INTERVAL`] nodes, or about every eighth of a smaller node
 /// limit.
@@ -251,16 +248,8 @@ impl Shared<'_> {
         if main.root_moves.len() == 1 && main.completed_depth >= 4 {
             return false;
         }
-        // Stretch the budget when the score fell since the last iteration
-        // (a fall of more than two pawns counts as two: the position has
-        // changed character, and more time rarely helps more).
-        let drop = (best.previous_score - best.score).clamp(0, MAX_SCORE_DROP);
-        let scale = if best.previous_score > -score::INFINITE {
-            1.0 + f64::from(drop) / f64::from(self.params.tm_score_drop_div())
-        } else {
-            1.0
-        };
-        self.time.may_start_iteration(scale * main.instability())
+        self.time
+            .may_start_iteration(main.progress().scale(self.params))
     }
 }
 

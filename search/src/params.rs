@@ -124,6 +124,10 @@ params! {
     tm_iteration_cutoff = 60, 30..=95, step 4: "Time: no new iteration past these hundredths of the soft budget";
     tm_instability = 50, 0..=150, step 8: "Time: hundredths of the budget added per recent change of best move";
     tm_score_drop_div = 150, 40..=500, step 20: "Time: a score drop of this many centipawns doubles the budget";
+    tm_stable_iterations = 4, 2..=12, step 1: "Time: the best move counts as settled after this many iterations unchanged";
+    tm_stable_scale = 100, 30..=100, step 5: "Time: hundredths of the budget kept once the best move is settled";
+    tm_effort_share = 90, 60..=100, step 3: "Time: percent of the nodes under the best move that makes it an easy move";
+    tm_effort_scale = 100, 30..=100, step 5: "Time: hundredths of the budget kept for an easy move";
 }
 
 /// Whether this build can change the constants at run time (the `tune`

@@ -1,6 +1,7 @@
 //! The time manager: a soft budget checked between iterations (stretched
-//! when the best move is unstable or the score falls) and a hard limit
-//! checked during the search, never beyond the clock.
+//! when the best move is unstable or the score falls, shrunk when the best
+//! move has stood for several iterations or took nearly all the nodes) and
+//! a hard limit checked during the search, never beyond the clock.
 
 use crate::host::Instant;
 use crate::limits::{Clock, Limits};
@@ -16,6 +17,50 @@ const MAX_MOVES_TO_GO: u32 = 50;
 const LAST_MOVE_SHARE: f64 = 0.9;
 /// ...and otherwise at most this share, however much the budget says.
 const MOVE_SHARE: f64 = 0.4;
+
+/// A score drop larger than this (centipawns) counts as this much: the
+/// position has changed character, and more time rarely helps more.
+const MAX_SCORE_DROP: i32 = 200;
+/// Best-move changes counted at most.
+const MAX_BEST_MOVE_CHANGES: f64 = 3.0;
+
+/// What the iterations so far say about how hard the move is, read by
+/// [`Progress::scale`] after each iteration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// How far the best score fell in the last iteration (centipawns, 0
+    /// when it rose or there was no earlier score).
+    pub score_drop: i32,
+    /// Recent best-move changes, older ones fading (0 when settled).
+    pub best_move_changes: f64,
+    /// Iterations the best move has stayed the same.
+    pub stable_iterations: u32,
+    /// The share of the main thread's nodes spent under the best move
+    /// (0..=1).
+    pub best_move_effort: f64,
+}
+
+impl Progress {
+    /// The factor for the soft budget: above 1 when the best move keeps
+    /// changing or the score dropped, below 1 when the best move has stood
+    /// for `tm_stable_iterations` iterations or took at least
+    /// `tm_effort_share` of the nodes (the other moves were refuted
+    /// cheaply), as strong engines do: time saved on easy moves is time
+    /// left for hard ones.
+    pub fn scale(&self, params: &Params) -> f64 {
+        let drop = self.score_drop.clamp(0, MAX_SCORE_DROP);
+        let mut scale = 1.0 + f64::from(drop) / f64::from(params.tm_score_drop_div());
+        let changes = self.best_move_changes.min(MAX_BEST_MOVE_CHANGES);
+        scale *= 1.0 + changes * f64::from(params.tm_instability()) / 100.0;
+        if self.stable_iterations >= params.tm_stable_iterations() as u32 {
+            scale *= f64::from(params.tm_stable_scale()) / 100.0;
+        }
+        if self.best_move_effort * 100.0 >= f64::from(params.tm_effort_share()) {
+            scale *= f64::from(params.tm_effort_scale()) / 100.0;
+        }
+        scale
+    }
+}
 
 /// When to stop thinking.
 #[derive(Clone, Debug)]
@@ -73,9 +118,8 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether to start another iteration. `scale` (around 1.0) stretches
-    /// the soft budget: above 1 when the best move keeps changing or the
-    /// score dropped, below 1 when the best move is settled.
+    /// Whether to start another iteration. `scale` (around 1.0, from
+    /// [`Progress::scale`]) stretches or shrinks the soft budget.
     pub fn may_start_iteration(&self, scale: f64) -> bool {
         match (self.soft, self.hard) {
             (Some(soft), Some(hard)) => {
@@ -164,6 +208,61 @@ mod tests {
         let (soft, hard) = budgets(&clock, Duration::ZERO, &Params::default());
         assert_eq!(soft, ms(1875)); // 60 s / 32
         assert_eq!(hard, ms(7500));
+    }
+
+    #[test]
+    fn progress_stretches_hard_moves_and_shrinks_easy_ones() {
+        let params = Params::default();
+        let plain = Progress {
+            score_drop: 0,
+            best_move_changes: 0.0,
+            stable_iterations: 1,
+            best_move_effort: 0.5,
+        };
+        assert_eq!(plain.scale(&params), 1.0);
+        // A drop of tm_score_drop_div centipawns doubles the budget; larger
+        // drops count as MAX_SCORE_DROP.
+        let dropped = Progress {
+            score_drop: 150,
+            ..plain
+        };
+        assert_eq!(dropped.scale(&params), 2.0);
+        let collapsed = Progress {
+            score_drop: 900,
+            ..plain
+        };
+        assert_eq!(collapsed.scale(&params), 1.0 + 200.0 / 150.0);
+        let unstable = Progress {
+            best_move_changes: 2.0,
+            ..plain
+        };
+        assert_eq!(unstable.scale(&params), 2.0);
+        // Settled for long enough, or nearly all nodes under the best move:
+        // each shrinks the budget by its own factor, and both together by
+        // the product.
+        let stable = f64::from(params.tm_stable_scale()) / 100.0;
+        let effort = f64::from(params.tm_effort_scale()) / 100.0;
+        let settled = Progress {
+            stable_iterations: params.tm_stable_iterations() as u32,
+            ..plain
+        };
+        assert_eq!(settled.scale(&params), stable);
+        let not_yet = Progress {
+            stable_iterations: params.tm_stable_iterations() as u32 - 1,
+            ..plain
+        };
+        assert_eq!(not_yet.scale(&params), 1.0);
+        let lopsided = Progress {
+            best_move_effort: f64::from(params.tm_effort_share()) / 100.0,
+            ..plain
+        };
+        assert_eq!(lopsided.scale(&params), effort);
+        let easy = Progress {
+            stable_iterations: 20,
+            best_move_effort: 1.0,
+            ..plain
+        };
+        assert!((easy.scale(&params) - stable * effort).abs() < 1e-12);
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod root;
 use crate::history::{History, PieceTo};
 use crate::params::Params;
 use crate::score::*;
+use crate::time::Progress;
 use crate::tt::{Bound, Hit};
 use crate::vote::ThreadBest;
 use crate::Shared;
@@ -65,6 +66,8 @@ pub(crate) struct RootMove {
     pub previous_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread spent under the move in this search.
+    pub effort: u64,
 }
 
 /// Late-move reduction table, indexed by depth and move number.
@@ -88,9 +91,6 @@ pub(crate) fn reductions(params: &Params) -> Vec<[u8; 64]> {
 /// hash table: it is exact at any depth, but an entry as deep as the
 /// deepest search would crowd out the hash table's searched entries.
 const TB_DEPTH_BONUS: i32 = 6;
-
-/// Best-move changes counted at most (see [`Worker::instability`]).
-const MAX_BEST_MOVE_CHANGES: f64 = 3.0;
 
 /// One thread's search state.
 pub(crate) struct Worker<'a> {
@@ -116,6 +116,8 @@ pub(crate) struct Worker<'a> {
     completed: Option<ThreadBest>,
     /// Decaying count of best-move changes between iterations.
     best_move_changes: f64,
+    /// Iterations the best move has stayed the same.
+    stable_iterations: u32,
     /// The network's accumulators along the search path, one per ply
     /// (empty without a network); the root's is always computed.
     accs: Box<[AccEntry]>,
@@ -151,12 +153,14 @@ impl<'a> Worker<'a> {
                     previous_score: -INFINITE,
                     pv: vec![mv],
                     seldepth: 0,
+                    effort: 0,
                 })
                 .collect(),
             stopped: false,
             completed_depth: 0,
             completed: None,
             best_move_changes: 0.0,
+            stable_iterations: 0,
             accs: match shared.network {
                 Some(net) => {
                     let root = AccEntry {
@@ -310,12 +314,20 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// How unsettled the best move is: 1.0 when it has not changed lately,
-    /// up to about 2.5 when it keeps changing.
-    pub fn instability(&self) -> f64 {
-        1.0 + self.best_move_changes.min(MAX_BEST_MOVE_CHANGES)
-            * f64::from(self.params.tm_instability())
-            / 100.0
+    /// What the completed iterations say about how hard the move is, for
+    /// the time manager.
+    pub fn progress(&self) -> Progress {
+        let best = &self.root_moves[0];
+        Progress {
+            score_drop: if best.previous_score > -INFINITE {
+                (best.previous_score - best.score).max(0)
+            } else {
+                0
+            },
+            best_move_changes: self.best_move_changes,
+            stable_iterations: self.stable_iterations,
+            best_move_effort: best.effort as f64 / self.nodes.max(1) as f64,
+        }
     }
 
     /// Counts a node and, every `check_mask + 1` nodes (1024 unless a

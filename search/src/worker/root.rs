@@ -52,6 +52,9 @@ impl Worker<'_> {
             self.best_move_changes *= BEST_MOVE_CHANGES_DECAY;
             if depth > 1 && self.root_moves[0].mv != best_before {
                 self.best_move_changes += 1.0;
+                self.stable_iterations = 0;
+            } else {
+                self.stable_iterations += 1;
             }
             self.completed_depth = depth;
             let rm = &self.root_moves[0];
@@ -155,6 +158,7 @@ impl Worker<'_> {
             let piece = self.pos.piece_at(m.from()).expect("root move has a piece");
             self.frames[0].played = Some(PieceTo { piece, to: m.to() });
             let gives_check = self.pos.gives_check(m);
+            let nodes_before = self.nodes;
             self.make_move(m, 0);
             self.visit();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -168,6 +172,7 @@ impl Worker<'_> {
                 }
             }
             self.pos.unmake_move();
+            self.root_moves[i].effort += self.nodes - nodes_before;
             if self.stopped {
                 if let Some(j) = new_best {
                     self.root_moves[pv_index..=j].rotate_right(1);
