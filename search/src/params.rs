@@ -114,8 +114,12 @@ params! {
     history_prune_margin = 3000, 500..=10000, step 300: "History pruning: a quiet move whose history is below -(this * depth) is skipped";
     see_prune_margin = 80, 10..=250, step 10: "Losing captures: skipped when SEE is below -(this * depth)";
     see_prune_max_depth = 6, 2..=10, step 1: "Losing captures: largest depth pruned";
-    lmr_base = 80, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
+    quiet_see_max_depth = 0, 0..=10, step 1: "SEE pruning of quiet moves: largest depth pruned (0: off)";
+    quiet_see_margin = 20, 5..=100, step 5: "SEE pruning of quiet moves: skipped when SEE is below -(this * depth * depth)";
+    lmr_captures = 0, 0..=1, step 1: "Late-move reductions: 1 reduces late captures too (one ply less than quiet moves)";
+    lmr_base = 120, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
     lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";
+    lmr_cut_node = 1, 0..=3, step 1: "Late-move reductions: plies more at an expected cut node";
     lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
     qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
     tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";

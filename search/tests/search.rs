@@ -273,19 +273,23 @@ fn finds_mating_attacks_the_old_pruning_hid() {
 /// the bench signature may move them. To find new ones, print the best
 /// move for node limits of 1..60 K on the bench positions with and without
 /// the fix (the rotation at the `stopped` exit of `root_search`) and take
-/// limits where the two differ (with the ply-4 continuation history, only
-/// the second bench position at 8–10 K and 24–26 K differed over 1–60 K on
-/// the first three bench positions; with capture history, at 8–10 K only).
+/// limits where the two differ (with `lmr_base` 1.20, over 1–60 K on the
+/// first three bench positions: the start position at 27–28 K and the
+/// second bench position at 16–19 K).
 #[test]
 fn interrupted_iteration_keeps_a_better_move() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
     let cases = [
-        // (position, nodes in K, last completed depth, move, score): depth 5
-        // ends on f3d3 (-135); at depth 6 d2f2 beats it with -218 before
-        // the stop (without the fix, f3d3 -135 is played at 8–10 K).
-        (fen, 8, 5, "d2f2", -218),
-        (fen, 9, 5, "d2f2", -218),
-        (fen, 10, 5, "d2f2", -218),
+        // (position, nodes in K, last completed depth, move, score): depth 6
+        // ends on b2b1 (-156); at depth 7 f3d3 beats it with -178 before
+        // the stop (without the fix, b2b1 -156 is played at 16–19 K).
+        (fen, 16, 6, "f3d3", -178),
+        (fen, 17, 6, "f3d3", -178),
+        (fen, 19, 6, "f3d3", -178),
+        // Depth 6 ends on b2b4 (43); at depth 7 b0c2 beats it with 27.
+        (start, 27, 6, "b0c2", 27),
+        (start, 28, 6, "b0c2", 27),
     ];
     for (fen, k, depth, best, score) in cases {
         let pos = Position::from_fen(fen).unwrap();

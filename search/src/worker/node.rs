@@ -248,6 +248,15 @@ impl Worker<'_> {
                     {
                         continue;
                     }
+                    // A quiet move that hangs material by SEE, more of it
+                    // the deeper the node.
+                    if depth <= self.params.quiet_see_max_depth()
+                        && !self
+                            .pos
+                            .see_ge(m, -self.params.quiet_see_margin() * depth * depth)
+                    {
+                        continue;
+                    }
                 } else if capture
                     && !gives_check
                     && depth <= self.params.see_prune_max_depth()
@@ -291,13 +300,25 @@ impl Worker<'_> {
                 if depth >= 3 && searched > 1 + usize::from(PV) && quiet {
                     r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
                     r -= i32::from(PV);
-                    r += i32::from(cut_node);
+                    r += i32::from(cut_node) * self.params.lmr_cut_node();
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
                     // Moves with a good history are reduced less, those
                     // with a bad one more.
                     let history = self.history.quiet_scorer(side, prevs).score(piece, m);
                     r -= history / self.params.lmr_history_div();
+                    r = r.clamp(0, new_depth - 1);
+                } else if depth >= 3
+                    && searched > 1 + usize::from(PV)
+                    && capture
+                    && self.params.lmr_captures() != 0
+                {
+                    // Late captures (ordered by gain and history, so the
+                    // likely ones came first) a ply less than quiet moves.
+                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]) - 1;
+                    r -= i32::from(PV);
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
