@@ -67,7 +67,7 @@ pub use features::{
     MAX_KING_BUCKETS, PALACE_POINTS,
 };
 pub use network::{
-    output_bucket, squared_activation, Network, NetworkError, FORMAT_VERSION,
+    output_bucket, squared_activation, Network, NetworkError, NetworkParts, FORMAT_VERSION,
     FORMAT_VERSION_KING_BUCKETS, FORMAT_VERSION_ONE_BUCKET, HIDDEN, MAX_OUTPUT_BUCKETS,
     OUTPUT_SCALE, QB, QFT, SCALE, SQUARE_DIVISOR,
 };

@@ -179,6 +179,24 @@ impl Row {
     }
 }
 
+/// A network's integer parameters, laid out as
+/// [`Network::from_parts_with_king_buckets`] takes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkParts {
+    /// How the own king's point picks the feature set.
+    pub king: KingBuckets,
+    /// `king.count() × INPUTS × HIDDEN` feature weights at scale [`QFT`],
+    /// bucket by bucket, feature by feature.
+    pub ft_weights: Vec<i16>,
+    /// `HIDDEN` feature biases at scale [`QFT`].
+    pub ft_bias: Vec<i16>,
+    /// `2 · HIDDEN` output weights per output bucket at scale [`QB`], the
+    /// side to move's half first.
+    pub out_weights: Vec<i16>,
+    /// One output bias per output bucket at scale [`OUTPUT_SCALE`].
+    pub out_bias: Vec<i32>,
+}
+
 /// A quantised network, ready to evaluate.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
@@ -363,6 +381,24 @@ impl Network {
     #[inline]
     pub fn bucket_for(&self, pieces: u8) -> usize {
         usize::from(self.bucket_by_pieces[usize::from(pieces)])
+    }
+
+    /// The parameters as [`Network::from_parts_with_king_buckets`] takes
+    /// them: what a trainer starts from when it continues from this
+    /// network.
+    pub fn parts(&self) -> NetworkParts {
+        NetworkParts {
+            king: self.king,
+            ft_weights: self.ft_weights.iter().flat_map(|r| r.0).collect(),
+            ft_bias: self.ft_bias.0.to_vec(),
+            out_weights: self
+                .out_weights
+                .iter()
+                .flatten()
+                .flat_map(|r| r.0)
+                .collect(),
+            out_bias: self.out_bias.clone(),
+        }
     }
 
     fn parameter_bytes(&self) -> Vec<u8> {
@@ -740,6 +776,30 @@ mod tests {
         // network: the header's layout is part of the hash's context.
         let none = random_king_network(7, KingBuckets::NONE, 8);
         assert_ne!(none.evaluate(&pos), net.evaluate(&pos));
+    }
+
+    #[test]
+    fn parts_rebuild_the_network() {
+        for net in [
+            random_network(5),
+            random_bucketed_network(5, 8),
+            random_king_network(5, KingBuckets::MIRRORED_6, 2),
+        ] {
+            let p = net.parts();
+            assert_eq!(p.ft_weights.len(), net.king.count() * INPUTS * HIDDEN);
+            assert_eq!(p.out_weights.len(), net.buckets() * 2 * HIDDEN);
+            let back = Network::from_parts_with_king_buckets(
+                p.king,
+                p.ft_weights,
+                p.ft_bias,
+                p.out_weights,
+                p.out_bias,
+                net.description(),
+            )
+            .unwrap();
+            assert_eq!(back, net);
+            assert_eq!(back.to_bytes(), net.to_bytes());
+        }
     }
 
     #[test]

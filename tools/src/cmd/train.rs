@@ -64,6 +64,12 @@ pub struct Args {
     /// added to every king bucket's, folded into them when a network is written).
     #[arg(long)]
     no_factoriser: bool,
+    /// Start from this network's weights instead of random ones (a network
+    /// file, or `embedded` for the engine's own): to train a new round on
+    /// top of the last one. A network without king buckets can start a run
+    /// with them (each bucket begins as its rows).
+    #[arg(long, value_name = "NET")]
+    init: Option<PathBuf>,
     /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
     #[arg(long)]
     resume: bool,
@@ -130,7 +136,22 @@ pub fn run(a: Args) -> Result<(), String> {
     } else {
         None
     };
-    let state = train::start(&cfg, resume)?;
+    let init = match &a.init {
+        Some(p) if p.as_os_str() == "embedded" => Some(shuai_eval::nnue::default_network().clone()),
+        Some(p) => {
+            let bytes =
+                std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            Some(
+                shuai_eval::nnue::Network::from_bytes(&bytes)
+                    .map_err(|e| format!("{}: {e}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    if resume.is_some() && init.is_some() {
+        eprintln!("--init is ignored: the run resumes from its checkpoint");
+    }
+    let state = train::start(&cfg, resume, init.as_ref())?;
     let log_path = a.out.join("train.log");
     let mut log = std::fs::OpenOptions::new()
         .create(true)
@@ -145,6 +166,17 @@ pub fn run(a: Args) -> Result<(), String> {
     );
     eprintln!("{baseline}");
     writeln!(log, "# {baseline}").map_err(|e| e.to_string())?;
+    if let (Some(path), 0) = (&a.init, state.epochs_done) {
+        // The starting network's loss on the same positions: what the new
+        // round must beat.
+        let line = format!(
+            "starting network {}: valid loss {:.6}",
+            path.display(),
+            train::mean_loss(&state.model, &valid_set, a.lambda)
+        );
+        eprintln!("{line}");
+        writeln!(log, "# {line}").map_err(|e| e.to_string())?;
+    }
     let n_train = train_set.len();
     // The network's description holds at most 4096 bytes: a command with
     // many data files is cut short.

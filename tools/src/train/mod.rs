@@ -35,7 +35,7 @@ use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Rng;
 use shuai_board::{Color, File, Piece, PieceKind, Rank, Square};
-use shuai_eval::nnue::{KingBuckets, Network, OUTPUT_SCALE, QB, QFT, SCALE};
+use shuai_eval::nnue::{KingBuckets, Network, INPUTS, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -283,6 +283,69 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
     .map_err(|e| e.to_string())
 }
 
+/// The float model an integer network stands for (each parameter divided
+/// by the scale [`quantise`] multiplied it by), to continue training from
+/// a network instead of random weights. With `king` buckets where `net`
+/// has none, every bucket starts as `net`'s one set of rows: in the
+/// factoriser's shared rows when `factoriser` is set (the bucket rows
+/// zero, so the buckets learn only how they differ), else copied into
+/// each bucket. Any other change of layout, or a hidden size other than
+/// the engine's, is refused.
+pub fn dequantise(net: &Network, king: KingBuckets, factoriser: bool) -> Result<Model, String> {
+    let p = net.parts();
+    let hidden = shuai_eval::nnue::HIDDEN;
+    let buckets = p.out_bias.len();
+    let ft: Vec<f32> = p
+        .ft_weights
+        .iter()
+        .map(|&w| f32::from(w) / QFT as f32)
+        .collect();
+    let factoriser = factoriser && !king.is_none();
+    let (ft_weights, ft_factor) = if p.king == king {
+        // Same layout: the rows as they are, a factoriser (if any) zero.
+        let factor = if factoriser {
+            vec![0.0; INPUTS * hidden]
+        } else {
+            Vec::new()
+        };
+        (ft, factor)
+    } else if p.king.is_none() {
+        if factoriser {
+            (vec![0.0; king.inputs() * hidden], ft)
+        } else {
+            (ft.repeat(king.count()), Vec::new())
+        }
+    } else {
+        return Err(format!(
+            "cannot start {} from a network with {}",
+            king.name(),
+            p.king.name()
+        ));
+    };
+    Ok(Model {
+        hidden,
+        buckets,
+        king,
+        ft_weights,
+        ft_factor,
+        ft_bias: p
+            .ft_bias
+            .iter()
+            .map(|&b| f32::from(b) / QFT as f32)
+            .collect(),
+        out_weights: p
+            .out_weights
+            .iter()
+            .map(|&w| f32::from(w) / QB as f32)
+            .collect(),
+        out_bias: p
+            .out_bias
+            .iter()
+            .map(|&b| (f64::from(b) / OUTPUT_SCALE as f64) as f32)
+            .collect(),
+    })
+}
+
 /// Compares the integer network with the float model on up to `limit`
 /// records.
 pub fn compare(
@@ -313,8 +376,14 @@ pub fn compare(
     })
 }
 
-/// The state a run starts from: a fresh model or a checkpoint.
-pub fn start(cfg: &TrainConfig, resume: Option<Checkpoint>) -> Result<Checkpoint, String> {
+/// The state a run starts from: a checkpoint to resume, else a fresh
+/// model, random or (with `init`) the float form of a network
+/// ([`dequantise`]).
+pub fn start(
+    cfg: &TrainConfig,
+    resume: Option<Checkpoint>,
+    init: Option<&Network>,
+) -> Result<Checkpoint, String> {
     match resume {
         Some(c) if c.model.hidden != cfg.hidden => Err(format!(
             "checkpoint has hidden size {}, the run asks for {}",
@@ -340,13 +409,26 @@ pub fn start(cfg: &TrainConfig, resume: Option<Checkpoint>) -> Result<Checkpoint
         )),
         Some(c) => Ok(c),
         None => {
-            let model = Model::with_king_buckets(
-                cfg.hidden,
-                cfg.buckets,
-                cfg.king,
-                cfg.factoriser,
-                cfg.seed,
-            );
+            let model = match init {
+                Some(net) => {
+                    let model = dequantise(net, cfg.king, cfg.factoriser)?;
+                    if model.hidden != cfg.hidden || model.buckets != cfg.buckets {
+                        return Err(format!(
+                            "the starting network has hidden size {} and {} output buckets, \
+                             the run asks for {} and {}",
+                            model.hidden, model.buckets, cfg.hidden, cfg.buckets
+                        ));
+                    }
+                    model
+                }
+                None => Model::with_king_buckets(
+                    cfg.hidden,
+                    cfg.buckets,
+                    cfg.king,
+                    cfg.factoriser,
+                    cfg.seed,
+                ),
+            };
             Ok(Checkpoint {
                 optimiser: AdamW::new(&model),
                 model,
@@ -575,7 +657,7 @@ mod tests {
         let data = game_records(300);
         let mut cfg = tiny_config(2, 2, 8);
         cfg.hidden = shuai_eval::nnue::HIDDEN;
-        let (end, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
+        let (end, losses) = run(&cfg, start(&cfg, None, None).unwrap(), &data);
         let net = quantise(&end.model, "pinned").unwrap();
         assert_eq!(shuai_eval::fnv1a(end.to_bytes()), 0xf1de_a6f4_92ce_e0d6);
         assert_eq!(net.hash(), 0xfd2f_31cc_5710_211f);
@@ -588,8 +670,8 @@ mod tests {
     fn learns_deterministic_resumes(cfg: TrainConfig) {
         let buckets = cfg.buckets;
         let data = game_records(300);
-        let (a, losses) = run(&cfg, start(&cfg, None).unwrap(), &data);
-        let (b, _) = run(&cfg, start(&cfg, None).unwrap(), &data);
+        let (a, losses) = run(&cfg, start(&cfg, None, None).unwrap(), &data);
+        let (b, _) = run(&cfg, start(&cfg, None, None).unwrap(), &data);
         // (assert! rather than assert_eq!: a checkpoint prints as 1.3 M floats)
         assert!(a == b, "same seed, data and threads: the same bits");
         assert_eq!(a.epochs_done, cfg.epochs);
@@ -604,7 +686,7 @@ mod tests {
         let mut saved = None;
         let interrupted = train(
             &cfg,
-            start(&cfg, None).unwrap(),
+            start(&cfg, None, None).unwrap(),
             &data,
             &data[..50],
             &mut |r, state| {
@@ -618,7 +700,7 @@ mod tests {
         assert_eq!(interrupted.unwrap_err(), "interrupted");
         let saved = saved.unwrap();
         assert_eq!(saved.epochs_done, 2);
-        let (resumed, _) = run(&cfg, start(&cfg, Some(saved)).unwrap(), &data);
+        let (resumed, _) = run(&cfg, start(&cfg, Some(saved), None).unwrap(), &data);
         assert!(
             resumed == a,
             "a resumed run ends where an uninterrupted one does"
@@ -628,7 +710,7 @@ mod tests {
             threads: 1,
             ..cfg.clone()
         };
-        let (one, _) = run(&one_thread, start(&cfg, None).unwrap(), &data);
+        let (one, _) = run(&one_thread, start(&cfg, None, None).unwrap(), &data);
         let gap = one.model.out_bias[buckets - 1] - a.model.out_bias[buckets - 1];
         assert!(gap.abs() < 1e-3, "{gap}");
         // Resuming with another bucket count, king-bucket layout or
@@ -637,7 +719,7 @@ mod tests {
             buckets: buckets % 31 + 1,
             ..cfg.clone()
         };
-        let err = start(&other, Some(a.clone())).unwrap_err();
+        let err = start(&other, Some(a.clone()), None).unwrap_err();
         assert!(err.contains("output buckets"), "{err}");
         let other = TrainConfig {
             king: if cfg.king.is_none() {
@@ -647,14 +729,14 @@ mod tests {
             },
             ..cfg.clone()
         };
-        let err = start(&other, Some(a.clone())).unwrap_err();
+        let err = start(&other, Some(a.clone()), None).unwrap_err();
         assert!(err.contains("king bucket"), "{err}");
         if !cfg.king.is_none() {
             let other = TrainConfig {
                 factoriser: !cfg.factoriser,
                 ..cfg.clone()
             };
-            let err = start(&other, Some(a.clone())).unwrap_err();
+            let err = start(&other, Some(a.clone()), None).unwrap_err();
             assert!(err.contains("factoriser"), "{err}");
             assert_eq!(a.model.factorised(), cfg.factoriser);
         }
@@ -712,6 +794,54 @@ mod tests {
             assert_eq!(r.positions, records.len());
             assert!(r.mean_abs_cp < 3.0 && r.max_abs_cp < 10.0, "{r:?}");
         }
+    }
+
+    #[test]
+    fn a_network_dequantised_and_quantised_again_is_the_same_network() {
+        // The round trip is exact: every integer divided by its scale and
+        // multiplied again rounds back to itself.
+        let net = quantise(&Model::new(shuai_eval::nnue::HIDDEN, 8, 11), "round trip").unwrap();
+        let model = dequantise(&net, KingBuckets::NONE, true).unwrap();
+        assert!(!model.factorised(), "no king buckets: nothing to share");
+        assert_eq!(quantise(&model, "round trip").unwrap(), net);
+        // Started with king buckets, each bucket is the old network: with
+        // the factoriser in the shared rows, without it in copies. Where
+        // both kings stand on file e nothing is mirrored (a king on file d
+        // is on file f from its own side), and the
+        // bucketed network evaluates exactly as the old one.
+        let positions = [
+            Position::startpos(),
+            Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").unwrap(),
+            Position::from_fen("4k4/4a4/4b4/9/2p6/9/9/4B4/4A4/4KA3 b - - 0 1").unwrap(),
+        ];
+        for factoriser in [true, false] {
+            let model = dequantise(&net, KingBuckets::MIRRORED_6, factoriser).unwrap();
+            assert_eq!(model.factorised(), factoriser);
+            let bucketed = quantise(&model, "bucketed").unwrap();
+            assert_eq!(bucketed.king_buckets(), KingBuckets::MIRRORED_6);
+            for pos in &positions {
+                assert_eq!(
+                    bucketed.evaluate(pos),
+                    net.evaluate(pos),
+                    "{}",
+                    pos.to_fen()
+                );
+            }
+        }
+        // A bucketed network cannot become another layout.
+        let bucketed = quantise(
+            &dequantise(&net, KingBuckets::MIRRORED_6, true).unwrap(),
+            "b",
+        )
+        .unwrap();
+        assert_eq!(
+            dequantise(&bucketed, KingBuckets::MIRRORED_3, true).unwrap_err(),
+            format!(
+                "cannot start {} from a network with {}",
+                KingBuckets::MIRRORED_3.name(),
+                KingBuckets::MIRRORED_6.name()
+            )
+        );
     }
 
     #[test]
