@@ -108,6 +108,7 @@
 
 #![warn(missing_docs)]
 
+mod block;
 mod children;
 pub mod file;
 mod gen;
