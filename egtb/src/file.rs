@@ -595,15 +595,18 @@ fn decode_run_length(
 /// A table file opened for probing in place: its header and block index
 /// are read, its blocks are read one at a time when asked for.
 ///
-/// A block-format file is read a block at a time (the file is opened for
-/// each read, so a directory of hundreds of tables holds no file handles);
-/// a run-length file of version 1 has no blocks and is read whole, as one
-/// block of all its entries.
+/// The file stays open (one handle per opened table, which a search opens
+/// only as it meets their endings): a file replaced or removed meanwhile
+/// is still read as it was when opened. A block-format file is read a
+/// block at a time; a run-length file of version 1 has no blocks and is
+/// read whole, as one block of all its entries.
 pub struct BlockFile {
     path: PathBuf,
     material: Material,
     blocks: Option<Blocks>,
     entries: usize,
+    /// The open file; reads seek, so one at a time.
+    file: std::sync::Mutex<std::fs::File>,
 }
 
 impl BlockFile {
@@ -618,7 +621,7 @@ impl BlockFile {
         let file = std::fs::File::open(&path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         let mut r = Reader {
-            inner: std::io::BufReader::with_capacity(1 << 16, file),
+            inner: std::io::BufReader::with_capacity(1 << 16, &file),
             seen: Vec::new(),
             short: &short,
         };
@@ -637,11 +640,13 @@ impl BlockFile {
             }
             Some(blocks)
         };
+        drop(r);
         Ok(BlockFile {
             path,
             material,
             blocks,
             entries,
+            file: std::sync::Mutex::new(file),
         })
     }
 
@@ -678,18 +683,20 @@ impl BlockFile {
         let source = self.path.display().to_string();
         let bad = |why: &str| FileError::Bad(format!("{source}: {why}"));
         let io = |e: std::io::Error| FileError::Io(format!("{source}: {e}"));
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         let Some(blocks) = &self.blocks else {
             if b != 0 {
                 return Err(bad(&format!("no block {b}")));
             }
-            let bytes = std::fs::read(&self.path).map_err(io)?;
+            let mut bytes = Vec::new();
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            file.read_to_end(&mut bytes).map_err(io)?;
             return decode(&bytes, Some(self.material), &source).map(|t| t.values);
         };
         if b >= blocks.count() {
             return Err(bad(&format!("no block {b}")));
         }
         let (from, len) = blocks.range(b);
-        let mut file = std::fs::File::open(&self.path).map_err(io)?;
         file.seek(SeekFrom::Start(from)).map_err(io)?;
         let mut data = vec![0u8; len];
         file.read_exact(&mut data).map_err(|e| {
@@ -699,6 +706,7 @@ impl BlockFile {
                 io(e)
             }
         })?;
+        drop(file);
         let mut out = Vec::new();
         blocks.decode(b, &data, &mut out, &bad)?;
         Ok(out)
