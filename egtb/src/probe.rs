@@ -546,10 +546,7 @@ impl Tablebase {
         };
         let code = match cached {
             Some(code) => code,
-            None => *self
-                .read_block(material, slot, opened, b)?
-                .codes
-                .get(at)?,
+            None => *self.read_block(material, slot, opened, b)?.codes.get(at)?,
         };
         crate::value::code::decode(code)
     }

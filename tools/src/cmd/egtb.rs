@@ -249,19 +249,20 @@ fn convert(targets: &[Material], dir: &Path) -> Result<(), String> {
         let Ok(old) = std::fs::read(&path) else {
             continue;
         };
-        let table = file::decode(&old, Some(m), &path.display().to_string())
-            .map_err(|e| e.to_string())?;
+        let table =
+            file::decode(&old, Some(m), &path.display().to_string()).map_err(|e| e.to_string())?;
         let new = file::encode(&table);
         let rl = file::encode_run_length(&table).len() as u64;
         if new != old {
             // Every position's value read back from the new bytes before
             // the old file is replaced.
             let back = file::decode(&new, Some(m), "converted").map_err(|e| e.to_string())?;
-            let wrong = (0..table.len()).find(|&i| {
-                table.is_position(i) && back.value_at(i) != table.value_at(i)
-            });
+            let wrong = (0..table.len())
+                .find(|&i| table.is_position(i) && back.value_at(i) != table.value_at(i));
             if let Some(i) = wrong {
-                return Err(format!("{m}: index {i} reads back differently; not converted"));
+                return Err(format!(
+                    "{m}: index {i} reads back differently; not converted"
+                ));
             }
             file::save(&table, dir).map_err(|e| e.to_string())?;
         }
