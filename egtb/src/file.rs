@@ -1,23 +1,36 @@
-//! The table file: a header, then the values compressed.
+//! The table file: a header with a block index, then the values in
+//! blocks, each compressed on its own (format version 2, written), or the
+//! run-length format of the first tables (version 1, still read).
 //!
 //! ```text
 //! magic     8 bytes  "SHUAIEGT"
-//! version   u16      FORMAT_VERSION
+//! version   u16      FORMAT_VERSION (2)
 //! name      u8 length, then the ending's name in ASCII (e.g. "KRKAA")
 //! entries   u64      number of indices (must match the ending's layout)
-//! values    u32      CRC-32 of the values as little-endian u16s
-//! payload   u64      length of the compressed values in bytes
-//! header    u32      CRC-32 of every header byte before this field
-//! data      payload bytes
+//! block     u32      entries per block (BLOCK_ENTRIES; the last may hold fewer)
+//! symbols   u16      number of distinct values, then that many u16 codes,
+//!                    most frequent first: a value is coded as its rank here
+//! index     per block: u32 length in bytes, u32 CRC-32 of those bytes
+//! header    u32      CRC-32 of every byte before this field
+//! data      the blocks, one after another
 //! ```
 //!
-//! All numbers little-endian. The compression is run-length coding of the
-//! `u16` values with LEB128 numbers, written here rather than taken from a
-//! crate: the values come in long runs (illegal placements, draws, equal
-//! distances along a rook's file), a run costs two or three bytes, and the
-//! decoder is thirty lines that can be checked by reading. Tokens:
-//! `varint(len << 1 | 1), varint(value)` for `len` copies of a value, and
-//! `varint(len << 1), len × varint(value)` for values written as they are.
+//! All numbers little-endian. Each block is coded by the adaptive range
+//! coder of [`crate::block`], written here rather than taken from a crate;
+//! an index that is not a position (two pieces on a point, the side not to
+//! move in check, a mirror duplicate) is "don't care": the coder stores
+//! whatever is cheapest there, so a table read back holds some value at
+//! those indices, and [`Table::value_at`] asks the layout whether an index
+//! is a position. A probe reads the header and index once (a table's
+//! opening, milliseconds) and then only the block it needs, checked by its
+//! CRC ([`BlockFile`]). The same table always gives the same bytes.
+//!
+//! Version 1 is a shorter header (magic, version, name, entries, CRC-32 of
+//! the values as little-endian `u16`s, payload length, header CRC) and the
+//! values run-length coded with LEB128 numbers: `varint(len << 1 | 1),
+//! varint(value)` for `len` copies of a value, `varint(len << 1), len ×
+//! varint(value)` for values written as they are. `shuai-tools egtb
+//! convert` rewrites such files in version 2.
 
 use crate::index::Layout;
 use crate::material::Material;
@@ -444,7 +457,7 @@ impl Blocks {
     ) -> Result<Blocks, FileError> {
         let entries = layout.size();
         let block = r.u32()? as usize;
-        if block == 0 || block % 2 == 1 || block > MAX_BLOCK_ENTRIES {
+        if block < 2 || !block.is_power_of_two() || block > MAX_BLOCK_ENTRIES {
             return Err(bad(&format!(
                 "{block} entries a block is not a valid block size"
             )));
@@ -665,7 +678,8 @@ impl BlockFile {
         self.entries
     }
 
-    /// Entries per block (all of them for a run-length file).
+    /// Entries per block (all of them for a run-length file; otherwise a
+    /// power of two).
     pub fn block_entries(&self) -> usize {
         self.blocks.as_ref().map_or(self.entries, |b| b.block)
     }

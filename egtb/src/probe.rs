@@ -122,8 +122,10 @@ impl Block {
 struct Opened {
     file: BlockFile,
     layout: Layout,
-    /// Entries per block.
-    block_entries: usize,
+    /// Entries per block, a power of two: a probe finds its block by a
+    /// shift, not a division (which cost a tenth of a cached probe). A
+    /// run-length file's one block is "every index below 2^63".
+    block_shift: u32,
     /// The cached blocks by number. Probes take the read side; the write
     /// side is taken only when a block is put in or dropped.
     blocks: RwLock<Vec<Option<Arc<Block>>>>,
@@ -370,11 +372,16 @@ impl Tablebase {
         slot.opened
             .get_or_init(|| match BlockFile::open(&slot.dir, material) {
                 Ok(file) => {
-                    let block_entries = file.block_entries().max(1);
+                    let entries = file.block_entries();
+                    let block_shift = if file.blocks() == 1 && !entries.is_power_of_two() {
+                        usize::BITS - 1
+                    } else {
+                        entries.trailing_zeros()
+                    };
                     Some(Opened {
                         blocks: RwLock::new(vec![None; file.blocks()]),
                         layout: Layout::new(material),
-                        block_entries,
+                        block_shift,
                         file,
                         refused: AtomicBool::new(false),
                     })
@@ -533,7 +540,10 @@ impl Tablebase {
         let slot = self.slots.get(&material)?;
         let opened = self.opened(material, slot)?;
         let index = opened.layout.encode(pos, swap)?;
-        let (b, at) = (index / opened.block_entries, index % opened.block_entries);
+        let (b, at) = (
+            index >> opened.block_shift,
+            index & ((1 << opened.block_shift) - 1),
+        );
         // A cached block is looked up under its table's read lock: no
         // reference count to change. (The guard is gone before a block is
         // read: putting it in takes the write side.)
