@@ -806,15 +806,16 @@ mod tests {
         assert_eq!(decompress(&packed[..packed.len() - 1], values.len()), None);
     }
 
-    /// Where the first read of a table goes (ignored: a timing).
+    /// What reading a whole table costs (ignored: a timing).
     /// `EGTB_FILE=/path/KRAEKAE.egtb cargo test --release -p shuai-egtb
     /// --lib first_read -- --ignored --nocapture` prints milliseconds for
-    /// the whole load, the file read, the run-length decoding and the
-    /// checksum: the best of seven, by the wall clock and by this thread's
-    /// time on a CPU (Linux's schedstat, which leaves out waiting for the
-    /// CPU on a busy machine but is updated only every few milliseconds).
-    /// It fails without `EGTB_FILE`, and when a step timed does not give
-    /// the table back (each is checked once against the decoded file).
+    /// decoding the table from the bytes of the block format and from
+    /// those of the run-length format (made from it), and for the
+    /// run-length decoding and the checksum alone: the best of seven, by
+    /// the wall clock and by this thread's time on a CPU (Linux's
+    /// schedstat, which leaves out waiting for the CPU on a busy machine
+    /// but is updated only every few milliseconds). It fails without
+    /// `EGTB_FILE`, and when a step timed does not give the table back.
     #[test]
     #[ignore]
     fn first_read_cost() {
@@ -843,27 +844,26 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         let table = decode(&bytes, None, "timing").unwrap();
         let entries = table.len();
-        let payload = &bytes[bytes.len() - compress(&table.values).len()..];
-        let material = table.material();
-        let dir = path.parent().unwrap_or(Path::new("."));
-        // What is timed must be what a probe reads: the same values.
-        assert_eq!(load(dir, material).unwrap().values, table.values);
-        assert_eq!(decompress(payload, entries).as_ref(), Some(&table.values));
-        assert_eq!(std::fs::read(&path).unwrap(), bytes);
-        let whole = best(&mut || drop(std::hint::black_box(load(dir, material).unwrap())));
-        let read = best(&mut || drop(std::hint::black_box(std::fs::read(&path).unwrap())));
+        let blocks = encode(&table);
+        let old = encode_run_length(&table);
+        let exact = table.exact_codes().into_owned();
+        let payload = &old[old.len() - compress(&exact).len()..];
+        // What is timed must give the table back.
+        assert_eq!(decode(&blocks, None, "t").unwrap().values, table.values);
+        assert_eq!(decode(&old, None, "t").unwrap().values, exact);
+        assert_eq!(decompress(payload, entries).as_ref(), Some(&exact));
+        let block = best(&mut || drop(std::hint::black_box(decode(&blocks, None, "t"))));
+        let whole = best(&mut || drop(std::hint::black_box(decode(&old, None, "t"))));
         let unpack = best(&mut || drop(std::hint::black_box(decompress(payload, entries))));
         let check = best(&mut || {
-            std::hint::black_box(values_crc(&table.values));
+            std::hint::black_box(values_crc(&exact));
         });
-        // The floor under the decoding: memory for the values, written
-        // once (the first touch of each page costs a page fault).
-        let fill = best(&mut || drop(std::hint::black_box(vec![0x5555u16; entries])));
         eprintln!(
-            "{material}: {entries} entries, {} bytes; ms wall/CPU: load {whole} = read {read} \
-             + run-length decoding {unpack} + checksum {check}; writing {entries} values \
-             alone {fill}",
-            bytes.len()
+            "{}: {entries} entries; ms wall/CPU: block format ({} bytes) {block}; run-length \
+             format ({} bytes) {whole} = run-length decoding {unpack} + checksum {check}",
+            table.material(),
+            blocks.len(),
+            old.len()
         );
     }
 }
