@@ -8,9 +8,12 @@
 //! most frequent first), coded as
 //!
 //! 1. one bit "the same as the previous value", its probability
-//!    conditioned on how long the run so far is and on whether the value
-//!    one row back (the same point of every piece but the lowest index
-//!    digit's, one step of the next digit earlier) equals the previous one;
+//!    conditioned on how long the run so far is, on whether the value one
+//!    row back (the same point of every piece but the lowest index
+//!    digit's, one step of the next digit earlier) equals the previous
+//!    one and the one before it, and, for Black to move, on whether Red's
+//!    value at the same placement changed there (1.8% fewer bytes on the
+//!    132 tables of the 108 one-attacker endings);
 //! 2. if not, and the value one row back differs from the previous one,
 //!    one bit "the same as the value one row back";
 //! 3. if neither, the rank as a binary tree of adaptive bits (as many
@@ -182,7 +185,7 @@ impl<'a> Decoder<'a> {
 
 /// The adaptive probabilities of one block.
 struct Model {
-    same: [u16; RUN_CLASSES * 4],
+    same: [u16; RUN_CLASSES * 8],
     up: [u16; RUN_CLASSES * 2],
     tree: Vec<u16>,
     depth: u32,
@@ -192,7 +195,7 @@ impl Model {
     fn new(symbols: usize) -> Model {
         let depth = tree_depth(symbols);
         Model {
-            same: [PROB_INIT; RUN_CLASSES * 4],
+            same: [PROB_INIT; RUN_CLASSES * 8],
             up: [PROB_INIT; RUN_CLASSES * 2],
             tree: vec![PROB_INIT; 1 << depth],
             depth,
@@ -224,6 +227,18 @@ fn neighbours(stream: &[u16], t: usize, half_start: usize, row: usize, prev: u16
     (up, up_left)
 }
 
+/// Whether, in the second half of a block (Black to move), the first
+/// half's value at the same placement equals the one before it: where
+/// Red's values change along the stream, Black's mostly do too. `true` in
+/// the first half, which has nothing to look at.
+#[inline]
+fn other_steady(stream: &[u16], t: usize, evens: usize) -> bool {
+    match t.checked_sub(evens + 1) {
+        Some(u) => stream[u] == stream[u + 1],
+        None => true,
+    }
+}
+
 /// Codes one block. `ranks[i]` is the rank of entry `i`, `None` for a
 /// don't-care entry (not a position). `symbols` is the number of ranks,
 /// `row` the stride of the row context (in entries of one side to move).
@@ -241,7 +256,10 @@ pub(crate) fn encode(ranks: &[Option<u16>], symbols: usize, row: usize) -> Vec<u
         let (up, up_left) = neighbours(&stream, t, half_start, row, prev);
         let sym = ranks[i].unwrap_or(prev);
         let class = run_class(run);
-        let ctx = class * 4 + usize::from(up == prev) * 2 + usize::from(up_left == up);
+        let ctx = class * 8
+            + usize::from(up == prev) * 4
+            + usize::from(up_left == up) * 2
+            + usize::from(other_steady(&stream, t, evens));
         enc.bit(&mut m.same[ctx], sym == prev);
         if sym != prev {
             let mut coded = false;
@@ -291,7 +309,10 @@ pub(crate) fn decode(
         }
         let (up, up_left) = neighbours(&stream, t, half_start, row, prev);
         let class = run_class(run);
-        let ctx = class * 4 + usize::from(up == prev) * 2 + usize::from(up_left == up);
+        let ctx = class * 8
+            + usize::from(up == prev) * 4
+            + usize::from(up_left == up) * 2
+            + usize::from(other_steady(&stream, t, evens));
         let sym = if dec.bit(&mut m.same[ctx]) {
             run = run.saturating_add(1);
             prev
