@@ -403,6 +403,34 @@ mod tests {
         assert!(flat.len() <= 24, "{} bytes", flat.len());
     }
 
+    /// Garbage and damaged blocks decode to an error or to some values of
+    /// the table, never a panic, and take no longer than the block's
+    /// length.
+    #[test]
+    fn damaged_blocks_never_panic() {
+        let ranks = sample(3000, 40, 9);
+        let codes: Vec<u16> = (0..40).map(|s| 2 + s).collect();
+        let data = encode(&ranks, codes.len(), 21);
+        let mut out = Vec::new();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for k in 0..300 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut d = data.clone();
+            let at = (x as usize) % d.len();
+            d[at] ^= (x >> 32) as u8 | 1;
+            d.truncate(d.len() - k % 3);
+            if decode(&d, ranks.len(), &codes, 21, &mut out).is_some() {
+                assert!(out.iter().all(|c| codes.contains(c)));
+            }
+            let garbage: Vec<u8> = (0..k).map(|i| (x >> (i % 57)) as u8).collect();
+            if decode(&garbage, 3000, &codes, 21, &mut out).is_some() {
+                assert_eq!(out.len(), 3000);
+            }
+        }
+    }
+
     #[test]
     fn depth_of_the_rank_tree() {
         assert_eq!(
