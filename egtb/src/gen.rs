@@ -310,5 +310,9 @@ pub fn generate(
         }
     });
     crate::rule::perpetual_check(&layout, subs, &mut values, progress);
-    Ok(Table { layout, values })
+    Ok(Table {
+        layout,
+        values,
+        dont_care: false,
+    })
 }

@@ -320,6 +320,14 @@ impl Layout {
         self.size
     }
 
+    /// The values of the lowest index digit above the side to move (the
+    /// last group's, or 1 for bare kings): entries this many apart with
+    /// the same side to move differ in one step of the next digit, the
+    /// "row above" the block coder predicts from.
+    pub(crate) fn row(&self) -> usize {
+        self.groups.last().map_or(1, |g| g.size)
+    }
+
     /// The index of `pos`, whose material must be this layout's (after
     /// swapping colours when `swap`: then Black's pieces are read as Red's
     /// on the point rotated by half a turn). `None` when a piece stands

@@ -50,7 +50,8 @@
 //! moves lead here. Captures are not taken back: they lead out of the
 //! ending, and their values are read from the smaller tables at the start.
 //! Each level is processed in parallel (rayon). Memory: 3 bytes per index
-//! while generating, 2 while the table is held.
+//! while generating, 2 while a whole table is held (a probe holds only
+//! blocks).
 //!
 //! # Cycles and the repetition rules
 //!
@@ -103,11 +104,18 @@
 //! # Files
 //!
 //! See [`file`]: a header with the ending's name, the format version, the
-//! entry count and CRC-32 checksums of header and values, then the values
-//! run-length coded. A damaged or foreign file is refused with a message.
+//! entry count, the table's distinct values and an index of blocks with a
+//! CRC-32 each, then the values in blocks of 32,768 entries, each coded on
+//! its own by an adaptive range coder (the entries that are not positions
+//! stored as whatever codes cheapest). A damaged or foreign file or block
+//! is refused with a message. [`Tablebase`] probes the files in place: it
+//! reads a file's header and index when the file is first probed, then
+//! only the block a probe needs, kept in a cache within a memory budget.
+//! Files of the first, run-length format are still read.
 
 #![warn(missing_docs)]
 
+mod block;
 mod children;
 pub mod file;
 mod gen;

@@ -1,15 +1,19 @@
-//! Looking positions up: a directory of table files loaded on demand, and
-//! the move that keeps a position's value.
+//! Looking positions up: a directory of table files probed in place (a
+//! block at a time, in a cache within a memory budget), and the move that
+//! keeps a position's value.
 
-use crate::file::{self, FileError};
+use crate::file::{self, BlockFile, FileError};
+use crate::index::Layout;
 use crate::material::Material;
 use crate::table::{Table, TableSet};
 use crate::value::Value;
 use shuai_board::{Move, Position};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{
+    Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
+};
 
 /// How a move's result ranks for the side making it: larger is better.
 /// Wins sort by shorter distance, losses by longer; among equals a move
@@ -94,92 +98,124 @@ impl TableSet {
     }
 }
 
-/// The memory budget of a [`Tablebase`]'s loaded tables when none is
-/// given, MiB: room for seven of the largest stage-1 tables (36 MB each),
-/// or for the tables of dozens of smaller endings.
+/// The memory budget of a [`Tablebase`]'s cached blocks when none is
+/// given, MiB.
 pub const DEFAULT_CACHE_MB: usize = 256;
 
-/// What a slot holds.
-enum Held {
-    /// Not read yet, or dropped from the cache (read again when needed).
-    Unread,
-    /// Read and in the cache.
-    Loaded(Arc<Table>),
-    /// The file was refused (reported once); never read again.
-    Refused,
+/// One block of a table, decoded, in the cache.
+struct Block {
+    /// The stored codes of the block's entries.
+    codes: Box<[u16]>,
+    /// The tablebase's clock when this block was last used: the cached
+    /// block with the smallest stamp is the least recently used.
+    last_used: AtomicU64,
+}
+
+impl Block {
+    fn bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.codes)
+    }
+}
+
+/// A table file opened for probing: its header and block index, and the
+/// blocks of it in the cache.
+struct Opened {
+    file: BlockFile,
+    layout: Layout,
+    /// Entries per block, a power of two: a probe finds its block by a
+    /// shift, not a division (which cost a tenth of a cached probe). A
+    /// run-length file's one block is "every index below 2^63".
+    block_shift: u32,
+    /// The cached blocks by number. Probes take the read side; the write
+    /// side is taken only when a block is put in or dropped.
+    blocks: RwLock<Vec<Option<Arc<Block>>>>,
+    /// A block of the file was refused (reported once): the table is not
+    /// read again.
+    refused: AtomicBool,
+}
+
+impl Opened {
+    fn blocks_read(&self) -> RwLockReadGuard<'_, Vec<Option<Arc<Block>>>> {
+        self.blocks.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn blocks_write(&self) -> RwLockWriteGuard<'_, Vec<Option<Arc<Block>>>> {
+        self.blocks.write().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// One table file found in a directory.
 struct Slot {
     /// The directory holding the file.
     dir: PathBuf,
-    /// The table, if loaded. Probes take the read side for the lookup;
-    /// the write side is taken only when the table is loaded or dropped.
-    held: RwLock<Held>,
-    /// Held while this slot's file is read, so that threads meeting the
-    /// same unread table read it once (the others wait, then find it
-    /// loaded) while other tables are read and probed meanwhile.
+    /// The file, opened when a probe first needs it (`None`: refused,
+    /// reported once, never opened again). Reading it needs no lock.
+    opened: OnceLock<Option<Opened>>,
+    /// Held while one of this table's blocks is read, so that threads
+    /// missing the same block read it once (the others wait, then find it
+    /// cached) while other tables are read and probed meanwhile.
     reading: Mutex<()>,
-    /// The tablebase's clock when this table was last used: the loaded
-    /// table with the smallest stamp is the least recently used.
-    last_used: AtomicU64,
 }
 
-/// The loaded tables' bookkeeping, changed only when a table is loaded or
-/// dropped (never by a probe of a loaded table).
+/// The cached blocks' bookkeeping, changed only when a block is put in or
+/// dropped (never by a probe of a cached block).
 #[derive(Default)]
 struct Cache {
-    /// The loaded tables and their sizes in bytes.
-    loaded: Vec<(Material, usize)>,
+    /// The cached blocks: ending, block number, block.
+    loaded: Vec<(Material, usize, Arc<Block>)>,
     /// Their total size, bytes.
     bytes: usize,
-    /// Tables read from their files so far.
+    /// Blocks read from their files so far.
     loads: u64,
-    /// Tables dropped to stay within the budget so far.
+    /// Blocks dropped to stay within the budget so far.
     evictions: u64,
 }
 
 /// What a [`Tablebase`] holds in memory, for reports and tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {
-    /// The loaded tables, least recently used first.
+    /// The endings with blocks in the cache, least recently used first
+    /// (by their most recently used block).
     pub tables: Vec<Material>,
-    /// Their total size, bytes ([`Table::bytes`]).
+    /// Blocks in the cache.
+    pub blocks: usize,
+    /// Their total size, bytes (2 per entry).
     pub bytes: usize,
     /// The budget, bytes.
     pub budget: usize,
-    /// Tables read from their files so far (a table dropped and needed
+    /// Blocks read from their files so far (a block dropped and needed
     /// again counts again).
     pub loads: u64,
-    /// Tables dropped to stay within the budget so far.
+    /// Blocks dropped to stay within the budget so far.
     pub evictions: u64,
 }
 
-/// The table files of one or more directories, each read when a probe
-/// first needs it and kept within a memory budget.
+/// The table files of one or more directories, probed in place: a file is
+/// opened (its header and block index read) when a probe first needs it,
+/// and a probe reads and decodes only the block that holds its position,
+/// kept in a cache within a memory budget.
 ///
 /// The directories are listed once, when opened: which endings exist is
 /// then known without touching the disk (a search asks about positions
 /// whose ending has no table far more often than about ones it has). A
 /// file added later is seen by opening again.
 ///
-/// **Memory**: the loaded tables (2 bytes per index entry, up to 36 MB for
-/// a stage-1 table) are kept while their total stays within the budget
-/// ([`DEFAULT_CACHE_MB`] until [`Tablebase::set_budget`]). Loading one
-/// more first drops the least recently used tables until it fits. A table
-/// larger than the whole budget is still loaded when a probe needs it,
-/// alone: every other table is dropped for it, and the next load drops
-/// it. Dropping removes only the cache's reference: a caller (or a probe
-/// on another thread) holding the table's `Arc` keeps it valid, so memory
-/// exceeds the budget by the tables callers still hold. A dropped table
-/// needed again is read again.
+/// **Memory**: decoded blocks ([`file::BLOCK_ENTRIES`] entries, 2 bytes
+/// each: 32 KiB) are kept while their total stays within the budget
+/// ([`DEFAULT_CACHE_MB`] until [`Tablebase::set_budget`]), however many
+/// tables a search touches; reading one more first drops the least
+/// recently used blocks until it fits. A file of the old run-length format
+/// (version 1) has no blocks: it is read whole as one block, as before
+/// (and one larger than the whole budget is held alone). An opened table
+/// also keeps its block index (12 bytes a block) outside the budget. The
+/// whole table ([`Tablebase::table`]) is decoded apart from the cache.
 ///
 /// **Threads**: the threads of a search share one `Tablebase`. A probe of
-/// a loaded table takes only its own slot's read lock, for the lookup,
-/// and stamps the slot for the least-recently-used order, writing shared
-/// memory only when the table is not already the most recently used one.
-/// Loading and dropping take a lock of their own, which probes of loaded
-/// tables never wait for.
+/// a cached block takes only its own table's read lock, for the lookup,
+/// and stamps the block for the least-recently-used order, writing shared
+/// memory only when the block is not already the most recently used one.
+/// Reading and dropping blocks take a lock of their own, which probes of
+/// cached blocks never wait for.
 pub struct Tablebase {
     /// Every table file found, by canonical material (the first directory
     /// holding an ending wins).
@@ -188,12 +224,12 @@ pub struct Tablebase {
     max_pieces: usize,
     /// Messages about files that exist but were refused, one per file.
     errors: Mutex<Vec<String>>,
-    /// The memory budget of the loaded tables, bytes.
+    /// The memory budget of the cached blocks, bytes.
     budget: AtomicUsize,
-    /// Advanced each time a table other than the most recently used one
-    /// is used; slots are stamped with it.
+    /// Advanced each time a block other than the most recently used one
+    /// is used; blocks are stamped with it.
     clock: AtomicU64,
-    /// Which tables are loaded (loads and drops only).
+    /// Which blocks are cached (reads and drops only).
     cache: Mutex<Cache>,
 }
 
@@ -202,26 +238,6 @@ pub struct Tablebase {
 /// leave one half done.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-impl Slot {
-    fn read(&self) -> RwLockReadGuard<'_, Held> {
-        self.held.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn write(&self) -> RwLockWriteGuard<'_, Held> {
-        self.held.write().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The table if it is loaded; `Err(true)` if it was refused,
-    /// `Err(false)` if it is not loaded.
-    fn loaded(&self) -> Result<Arc<Table>, bool> {
-        match &*self.read() {
-            Held::Loaded(t) => Ok(Arc::clone(t)),
-            Held::Refused => Err(true),
-            Held::Unread => Err(false),
-        }
-    }
 }
 
 impl Tablebase {
@@ -259,9 +275,8 @@ impl Tablebase {
                 }
                 slots.entry(material).or_insert_with(|| Slot {
                     dir: dir.to_path_buf(),
-                    held: RwLock::new(Held::Unread),
+                    opened: OnceLock::new(),
                     reading: Mutex::new(()),
-                    last_used: AtomicU64::new(0),
                 });
             }
         }
@@ -274,14 +289,14 @@ impl Tablebase {
             slots,
             errors: Mutex::new(Vec::new()),
             budget: AtomicUsize::new(DEFAULT_CACHE_MB << 20),
-            // Ahead of every slot's stamp (0): a slot not yet used is not
-            // taken for the most recently used one.
+            // Ahead of every block's stamp (0): a block not yet used is
+            // not taken for the most recently used one.
             clock: AtomicU64::new(1),
             cache: Mutex::new(Cache::default()),
         }
     }
 
-    /// Sets the memory budget of the loaded tables to `bytes`, dropping
+    /// Sets the memory budget of the cached blocks to `bytes`, dropping
     /// the least recently used ones now if they exceed it.
     pub fn set_budget(&self, bytes: usize) {
         let mut cache = lock(&self.cache);
@@ -289,23 +304,26 @@ impl Tablebase {
         self.evict_down_to(&mut cache, bytes);
     }
 
-    /// The memory budget of the loaded tables, bytes.
+    /// The memory budget of the cached blocks, bytes.
     pub fn budget(&self) -> usize {
         self.budget.load(Ordering::Relaxed)
     }
 
-    /// The loaded tables, least recently used first, with the cache's
-    /// counts.
+    /// The endings with cached blocks, least recently used first, with the
+    /// cache's counts.
     pub fn cache_stats(&self) -> CacheStats {
         let cache = lock(&self.cache);
-        let mut tables: Vec<(u64, Material)> = cache
-            .loaded
-            .iter()
-            .map(|&(m, _)| (self.stamp(m), m))
-            .collect();
+        let mut newest: HashMap<Material, u64> = HashMap::new();
+        for (m, _, block) in &cache.loaded {
+            let stamp = block.last_used.load(Ordering::Relaxed);
+            let e = newest.entry(*m).or_default();
+            *e = (*e).max(stamp);
+        }
+        let mut tables: Vec<(u64, Material)> = newest.into_iter().map(|(m, s)| (s, m)).collect();
         tables.sort();
         CacheStats {
             tables: tables.into_iter().map(|(_, m)| m).collect(),
+            blocks: cache.loaded.len(),
             bytes: cache.bytes,
             budget: self.budget(),
             loads: cache.loads,
@@ -313,83 +331,118 @@ impl Tablebase {
         }
     }
 
-    /// The last-used stamp of a table's slot.
-    fn stamp(&self, material: Material) -> u64 {
-        self.slots
-            .get(&material)
-            .map_or(0, |s| s.last_used.load(Ordering::Relaxed))
-    }
-
-    /// Marks `slot` as the most recently used. When it already is (its
+    /// Marks `block` as the most recently used. When it already is (its
     /// stamp is the clock's value) nothing is written, so probing one
-    /// table again and again does not touch shared memory. Two threads
+    /// block again and again does not touch shared memory. Two threads
     /// stamping at once may leave a stamp a step older than it should
     /// be: the order is exact for one thread and close for several.
     #[inline]
-    fn touch(&self, slot: &Slot) {
+    fn touch(&self, block: &Block) {
         let now = self.clock.load(Ordering::Relaxed);
-        if slot.last_used.load(Ordering::Relaxed) != now {
+        if block.last_used.load(Ordering::Relaxed) != now {
             let next = self.clock.fetch_add(1, Ordering::Relaxed) + 1;
-            slot.last_used.store(next, Ordering::Relaxed);
+            block.last_used.store(next, Ordering::Relaxed);
         }
     }
 
-    /// Drops the least recently used tables until the loaded ones take at
+    /// Drops the least recently used blocks until the cached ones take at
     /// most `limit` bytes (or none is left).
     fn evict_down_to(&self, cache: &mut Cache, limit: usize) {
         while cache.bytes > limit {
-            let Some(oldest) =
-                (0..cache.loaded.len()).min_by_key(|&i| self.stamp(cache.loaded[i].0))
+            let Some(oldest) = (0..cache.loaded.len())
+                .min_by_key(|&i| cache.loaded[i].2.last_used.load(Ordering::Relaxed))
             else {
                 break;
             };
-            let (material, size) = cache.loaded.swap_remove(oldest);
-            if let Some(slot) = self.slots.get(&material) {
-                *slot.write() = Held::Unread;
+            let (material, b, block) = cache.loaded.swap_remove(oldest);
+            if let Some(Some(opened)) = self.slots.get(&material).and_then(|s| s.opened.get()) {
+                if let Some(entry) = opened.blocks_write().get_mut(b) {
+                    *entry = None;
+                }
             }
-            cache.bytes -= size;
+            cache.bytes -= block.bytes();
             cache.evictions += 1;
         }
     }
 
-    /// Reads the table of `slot` (canonical `material`) unless another
-    /// thread has just done so, and puts it in the cache. A refused file
-    /// is reported once (kept for [`Tablebase::take_errors`]) and never
-    /// read again.
-    fn read_slot(&self, material: Material, slot: &Slot) -> Option<Arc<Table>> {
+    /// The opened file of `slot` (canonical `material`), opened now if it
+    /// is not; `None` when it was refused (reported once, when opening
+    /// failed, and kept for [`Tablebase::take_errors`]).
+    fn opened<'a>(&self, material: Material, slot: &'a Slot) -> Option<&'a Opened> {
+        slot.opened
+            .get_or_init(|| match BlockFile::open(&slot.dir, material) {
+                Ok(file) => {
+                    let entries = file.block_entries();
+                    let block_shift = if file.blocks() == 1 && !entries.is_power_of_two() {
+                        usize::BITS - 1
+                    } else {
+                        entries.trailing_zeros()
+                    };
+                    Some(Opened {
+                        blocks: RwLock::new(vec![None; file.blocks()]),
+                        layout: Layout::new(material),
+                        block_shift,
+                        file,
+                        refused: AtomicBool::new(false),
+                    })
+                }
+                Err(e) => {
+                    lock(&self.errors).push(e.to_string());
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    /// Reads block `b` of `opened` (canonical `material`) unless another
+    /// thread has just done so, and puts it in the cache. A refused block
+    /// is reported once and its table is not read again.
+    fn read_block(
+        &self,
+        material: Material,
+        slot: &Slot,
+        opened: &Opened,
+        b: usize,
+    ) -> Option<Arc<Block>> {
         let _reading = lock(&slot.reading);
-        match slot.loaded() {
-            Ok(t) => return Some(t),
-            Err(true) => return None,
-            Err(false) => {}
+        if opened.refused.load(Ordering::Relaxed) {
+            return None;
         }
-        match file::load(&slot.dir, material) {
-            Ok(t) => {
-                let t = Arc::new(t);
-                self.admit(material, slot, Arc::clone(&t));
-                Some(t)
+        if let Some(Some(block)) = opened.blocks_read().get(b) {
+            return Some(Arc::clone(block));
+        }
+        match opened.file.read_block(b) {
+            Ok(codes) => {
+                let block = Arc::new(Block {
+                    codes: codes.into_boxed_slice(),
+                    last_used: AtomicU64::new(0),
+                });
+                self.admit(material, opened, b, Arc::clone(&block));
+                Some(block)
             }
             Err(e) => {
                 lock(&self.errors).push(e.to_string());
-                *slot.write() = Held::Refused;
+                opened.refused.store(true, Ordering::Relaxed);
                 None
             }
         }
     }
 
-    /// Puts a table just read into the cache, first dropping the least
-    /// recently used ones to make room (all of them when it is larger
-    /// than the budget). The caller holds the slot's `reading` lock, so
-    /// the slot is not loaded.
-    fn admit(&self, material: Material, slot: &Slot, table: Arc<Table>) {
-        let size = table.bytes();
+    /// Puts a block just read into the cache, first dropping the least
+    /// recently used ones to make room (all of them when it is larger than
+    /// the budget). The caller holds the slot's `reading` lock, so the
+    /// block is not cached.
+    fn admit(&self, material: Material, opened: &Opened, b: usize, block: Arc<Block>) {
+        let size = block.bytes();
         let mut cache = lock(&self.cache);
         self.evict_down_to(&mut cache, self.budget().saturating_sub(size));
-        *slot.write() = Held::Loaded(table);
-        cache.loaded.push((material, size));
+        if let Some(entry) = opened.blocks_write().get_mut(b) {
+            *entry = Some(Arc::clone(&block));
+        }
+        self.touch(&block);
+        cache.loaded.push((material, b, block));
         cache.bytes += size;
         cache.loads += 1;
-        self.touch(slot);
     }
 
     /// How many endings have a table file.
@@ -421,23 +474,43 @@ impl Tablebase {
         self.slots.contains_key(&material.canonical().0)
     }
 
-    /// The table of a canonical material, read now if it is not loaded
-    /// (and counted as used). A missing file is quietly `None`; a damaged
-    /// one is `None` with a message kept for [`Tablebase::take_errors`].
-    /// The `Arc` stays valid after the cache drops the table.
+    /// The whole table of a canonical material, read and decoded now (not
+    /// through the block cache, and not counted in its budget: for tools
+    /// and tests that walk a whole table); the file is opened for probing
+    /// too. A missing file is quietly `None`; a damaged one is `None` with
+    /// a message kept for [`Tablebase::take_errors`].
     pub fn table(&self, material: Material) -> Option<Arc<Table>> {
         let slot = self.slots.get(&material)?;
-        self.touch(slot);
-        match slot.loaded() {
-            Ok(t) => Some(t),
-            Err(true) => None,
-            Err(false) => self.read_slot(material, slot),
+        self.opened(material, slot)?;
+        match file::load(&slot.dir, material) {
+            Ok(t) => Some(Arc::new(t)),
+            Err(e) => {
+                lock(&self.errors).push(e.to_string());
+                None
+            }
         }
     }
 
-    /// Loads one table eagerly, reporting why it could not be read (a
-    /// file refused before is read again, to say why).
+    /// Opens one table for probing and reads it whole
+    /// ([`Tablebase::table`]), saying why it could not be read. Once
+    /// opened, its file is probed through the open handle: it may be
+    /// removed from the directory.
     pub fn load(&self, material: Material) -> Result<Arc<Table>, FileError> {
+        let (material, _) = material.canonical();
+        self.open_table(material)?;
+        let Some(slot) = self.slots.get(&material) else {
+            return Err(FileError::Io(format!(
+                "no file {} was found when the tables were opened",
+                file::file_name(&material)
+            )));
+        };
+        file::load(&slot.dir, material).map(Arc::new)
+    }
+
+    /// Opens the file of `material` (either orientation) for probing now
+    /// rather than at its first probe, saying why it cannot be; the
+    /// milliseconds this takes are a table's opening cost.
+    pub fn open_table(&self, material: Material) -> Result<(), FileError> {
         let (material, _) = material.canonical();
         let Some(slot) = self.slots.get(&material) else {
             return Err(FileError::Io(format!(
@@ -445,14 +518,12 @@ impl Tablebase {
                 file::file_name(&material)
             )));
         };
-        self.touch(slot);
-        let _reading = lock(&slot.reading);
-        if let Ok(t) = slot.loaded() {
-            return Ok(t);
+        match self.opened(material, slot) {
+            Some(_) => Ok(()),
+            None => Err(BlockFile::open(&slot.dir, material)
+                .err()
+                .unwrap_or_else(|| FileError::Bad(format!("{material}: refused before")))),
         }
-        let t = Arc::new(file::load(&slot.dir, material)?);
-        self.admit(material, slot, Arc::clone(&t));
-        Ok(t)
     }
 
     /// The messages of refused files since the last call.
@@ -461,26 +532,33 @@ impl Tablebase {
     }
 
     /// The value of `pos` for its side to move, if its ending's table is
-    /// in the directory (read now if it is not loaded). The position's
-    /// history is not looked at: the value is that of the position played
-    /// from here with no earlier repetitions.
+    /// in the directory (its block read now if it is not cached). The
+    /// position's history is not looked at: the value is that of the
+    /// position played from here with no earlier repetitions.
     pub fn probe(&self, pos: &Position) -> Option<Value> {
         let (material, swap) = Material::of(pos).canonical();
         let slot = self.slots.get(&material)?;
-        self.touch(slot);
-        // A loaded table is looked up under the read lock: no reference
-        // count to change. (The guard is gone before an unread table is
-        // read: loading takes the write side.)
-        let code = match &*slot.read() {
-            Held::Loaded(t) => Some(t.code(pos, swap)),
-            Held::Refused => return None,
-            Held::Unread => None,
+        let opened = self.opened(material, slot)?;
+        let index = opened.layout.encode(pos, swap)?;
+        let (b, at) = (
+            index >> opened.block_shift,
+            index & ((1 << opened.block_shift) - 1),
+        );
+        // A cached block is looked up under its table's read lock: no
+        // reference count to change. (The guard is gone before a block is
+        // read: putting it in takes the write side.)
+        let cached = match opened.blocks_read().get(b)? {
+            Some(block) => {
+                self.touch(block);
+                Some(*block.codes.get(at)?)
+            }
+            None => None,
         };
-        let code = match code {
+        let code = match cached {
             Some(code) => code,
-            None => self.read_slot(material, slot)?.code(pos, swap),
+            None => *self.read_block(material, slot, opened, b)?.codes.get(at)?,
         };
-        code.and_then(crate::value::code::decode)
+        crate::value::code::decode(code)
     }
 
     /// The move that keeps the value of `pos` with the best distance.

@@ -11,6 +11,11 @@ use std::sync::Arc;
 pub struct Table {
     pub(crate) layout: Layout,
     pub(crate) values: Vec<u16>,
+    /// Whether the entries that are not positions hold any value rather
+    /// than "not a position": so in a table read from a block file, whose
+    /// coder fills them with what costs least. Then whether an index is a
+    /// position is asked of the layout.
+    pub(crate) dont_care: bool,
 }
 
 impl Table {
@@ -42,7 +47,35 @@ impl Table {
 
     /// The value stored at `index` (`None`: not a position).
     pub fn value_at(&self, index: usize) -> Option<Value> {
+        if self.dont_care && !self.is_position(index) {
+            return None;
+        }
         self.values.get(index).and_then(|&c| code::decode(c))
+    }
+
+    /// Whether `index` stands for a legal position (one with a value).
+    pub fn is_position(&self, index: usize) -> bool {
+        if self.dont_care {
+            self.layout.position(index).is_some()
+        } else {
+            self.values.get(index).is_some_and(|&c| c != code::NONE)
+        }
+    }
+
+    /// The stored codes, with "not a position" at every index that is not
+    /// one, whatever the table was read from (slow for a table read from a
+    /// block file: each index is checked against the layout).
+    pub(crate) fn exact_codes(&self) -> std::borrow::Cow<'_, [u16]> {
+        if !self.dont_care {
+            return std::borrow::Cow::Borrowed(&self.values);
+        }
+        let mut codes = self.values.clone();
+        for (i, c) in codes.iter_mut().enumerate() {
+            if self.layout.position(i).is_none() {
+                *c = code::NONE;
+            }
+        }
+        std::borrow::Cow::Owned(codes)
     }
 
     /// The stored code of `pos` (its colours swapped first when `swap`).
@@ -62,7 +95,7 @@ impl Table {
     /// rule, losses by rule, longest mate in plies).
     pub fn census(&self) -> Census {
         let mut c = Census::default();
-        for &v in &self.values {
+        for &v in self.exact_codes().iter() {
             match code::decode(v) {
                 None => {}
                 Some(value) => {

@@ -287,6 +287,75 @@ fn files_round_trip_and_damage_is_refused() {
     assert!(file::decode(&bytes, Some(other), "test").is_err());
 }
 
+/// FNV-1a of `bytes`: a fingerprint pinning a file's exact bytes.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The same table always gives the same bytes: written twice, written
+/// again after being read back, and converted from the old run-length
+/// file. The bytes of `KPKA` are pinned (a change to the format or the
+/// coder must change the version, not the bytes under the same one).
+#[test]
+fn block_files_are_byte_stable_and_old_files_still_read() {
+    let t = table("KPKA");
+    let bytes = file::encode(t);
+    assert_eq!(&bytes[8..10], &file::FORMAT_VERSION.to_le_bytes());
+    assert_eq!(file::FORMAT_VERSION, 2);
+    assert_eq!(file::encode(t), bytes);
+    let back = file::decode(&bytes, None, "test").unwrap();
+    assert_eq!(file::encode(&back), bytes);
+    let old = file::encode_run_length(t);
+    assert_eq!(&old[8..10], &file::RUN_LENGTH_VERSION.to_le_bytes());
+    let from_old = file::decode(&old, None, "old").unwrap();
+    for i in 0..t.len() {
+        assert_eq!(from_old.value_at(i), t.value_at(i));
+        assert_eq!(back.value_at(i), t.value_at(i));
+    }
+    assert_eq!(file::encode(&from_old), bytes);
+    assert!(
+        bytes.len() * 3 < old.len(),
+        "{} against {}",
+        bytes.len(),
+        old.len()
+    );
+    assert_eq!((bytes.len(), fnv(&bytes)), (PINNED_KPKA.0, PINNED_KPKA.1));
+}
+
+/// The size and fingerprint of `KPKA.egtb` in format version 2.
+const PINNED_KPKA: (usize, u64) = (951, 9_534_376_732_632_103_096);
+
+/// A block file cut short, or with bytes added, is refused when opened
+/// for probing, before any block is read.
+#[test]
+fn a_cut_block_file_is_refused_when_opened() {
+    let dir = std::env::temp_dir().join(format!("shuai-egtb-cut-{}", std::process::id()));
+    let path = file::save(table("KPKA"), &dir).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let m = Material::parse("KPKA").unwrap();
+    for (len, why) in [
+        (bytes.len() - 1, "cut short"),
+        (40, "cut short"),
+        (5, "cut short"),
+    ] {
+        std::fs::write(&path, &bytes[..len]).unwrap();
+        let e = file::BlockFile::open(&dir, m).err().unwrap().to_string();
+        assert!(e.contains(why), "{len}: {e}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    std::fs::write(&path, &longer).unwrap();
+    let e = file::BlockFile::open(&dir, m).err().unwrap().to_string();
+    assert!(e.contains("unexpected bytes"), "{e}");
+    std::fs::write(&path, &bytes).unwrap();
+    let f = file::BlockFile::open(&dir, m).unwrap();
+    assert_eq!(f.blocks(), 24_750usize.div_ceil(file::BLOCK_ENTRIES));
+    assert!(f.read_block(f.blocks()).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn tablebase_reads_a_directory() {
     let dir = std::env::temp_dir().join(format!("shuai-egtb-test-{}", std::process::id()));

@@ -1,9 +1,12 @@
-//! What a probe costs once its table is read (ignored: a timing, not a
-//! check). `cargo test --release -p shuai-egtb --test timing -- --ignored
-//! --nocapture` prints CPU nanoseconds per probe on one thread and on two,
-//! over positions drawn from every table of `KRKAA`'s closure in turn (so
-//! consecutive probes mostly hit different tables, as the captures of a
-//! search do).
+//! What a probe costs (ignored: timings, not checks). `cargo test
+//! --release -p shuai-egtb --test timing -- --ignored --nocapture` prints
+//! CPU nanoseconds per probe on one thread and on two, over positions
+//! drawn from every table of `KRKAA`'s closure in turn (so consecutive
+//! probes mostly hit different tables, as the captures of a search do):
+//! with every block cached, and with a budget of one byte, so that each
+//! probe reads and decodes its block from the file. With `EGTB_DIR` and
+//! `EGTB_ENDING` set, `open_cost` prints the milliseconds of opening that
+//! table for probing and of its first probe.
 
 use shuai_board::{Position, Rng};
 use shuai_egtb::{Material, Tablebase};
@@ -93,9 +96,62 @@ fn probe_cost() {
             best = best.min(ns);
         }
         eprintln!(
-            "{threads} thread(s): {best:.1} ns per probe (best of 5, {} tables)",
+            "{threads} thread(s): {best:.1} ns per probe, blocks cached (best of 5, {} tables)",
             tb.len()
         );
     }
+    // Every probe a miss: a budget of one byte keeps only the last block
+    // read, and consecutive positions are of different tables.
+    tb.set_budget(1);
+    let few = &positions[..2000];
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let loads = tb.cache_stats().loads;
+        let (ns, found) = time_probes(&tb, few, 1, 1);
+        assert_eq!(found, few.len() as u64);
+        assert!(tb.cache_stats().loads - loads > few.len() as u64 * 9 / 10);
+        best = best.min(ns);
+    }
+    eprintln!("1 thread: {best:.0} ns per probe, each block read and decoded (best of 5)");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Milliseconds (wall clock) of opening the table `EGTB_ENDING` of the
+/// directory `EGTB_DIR` for probing (its header and block index), and of
+/// its first probe (one block read and decoded): the best of seven, each
+/// on a fresh `Tablebase` (the file itself is in the page cache after the
+/// first run).
+#[test]
+#[ignore]
+fn open_cost() {
+    let (Some(dir), Some(name)) = (
+        std::env::var_os("EGTB_DIR"),
+        std::env::var("EGTB_ENDING").ok(),
+    ) else {
+        panic!("set EGTB_DIR and EGTB_ENDING to time opening a table");
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let material = Material::parse(&name).unwrap().canonical().0;
+    let table = Tablebase::open(&dir).table(material).unwrap();
+    let i = (0..table.len())
+        .find(|&i| table.value_at(i).is_some())
+        .unwrap();
+    let pos = table.layout().position(i).unwrap();
+    let (mut open_ms, mut probe_ms) = (f64::MAX, f64::MAX);
+    for _ in 0..7 {
+        let tb = Tablebase::open(&dir);
+        let t = Instant::now();
+        tb.open_table(material).unwrap();
+        open_ms = open_ms.min(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        assert_eq!(tb.probe(&pos), table.value_at(i));
+        probe_ms = probe_ms.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let size = std::fs::metadata(dir.join(format!("{material}.egtb")))
+        .unwrap()
+        .len();
+    eprintln!(
+        "{material}: {} entries, {size} bytes; open {open_ms:.2} ms, first probe {probe_ms:.2} ms",
+        table.len()
+    );
 }

@@ -27,11 +27,12 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 pub const MAX_BOOK_DEPTH: u32 = 1000;
 /// Smallest and largest natural-move limit, plies.
 pub const NATURAL_LIMIT_RANGE: (u32, u32) = (2, 1000);
-/// Default memory budget of the loaded endgame tables (`EGTB Cache`), MiB.
+/// Default memory budget of the endgame tables' cached blocks (`EGTB
+/// Cache`), MiB.
 pub const DEFAULT_EGTB_CACHE_MB: usize = shuai_egtb::DEFAULT_CACHE_MB;
-/// Smallest and largest `EGTB Cache`, MiB. 1 is allowed (every table
-/// larger than that is then read again whenever another one was read in
-/// between): a test can make the cache drop tables with a tiny directory.
+/// Smallest and largest `EGTB Cache`, MiB. 1 is allowed (a table block is
+/// then read again whenever 16 others were read in between): a test can
+/// make the cache drop blocks with a tiny directory.
 pub const EGTB_CACHE_RANGE: (usize, usize) = (1, 65_536);
 
 /// A four-step setting (`idle`, `pruning`, `knowledge` in UCCI).
@@ -222,7 +223,7 @@ pub struct EngineOptions {
     pub egtb: EgtbFiles,
     /// Probe them (`Use EGTB`, UCCI `useegtb`).
     pub use_egtb: bool,
-    /// The memory budget of the loaded tables, MiB (`EGTB Cache`, UCCI
+    /// The memory budget of the tables' cached blocks, MiB (`EGTB Cache`, UCCI
     /// `egtbcache`); see [`shuai_egtb::Tablebase`].
     pub egtb_cache_mb: usize,
 }

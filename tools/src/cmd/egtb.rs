@@ -56,6 +56,18 @@ pub enum Command {
         #[arg(long, default_value_t = 100_000)]
         sample: usize,
     },
+    /// Rewrite table files in the current (block) format, from any format this program reads:
+    /// every position's value is checked against the file read before it is replaced. Prints
+    /// `ending, entries, bytes before, bytes after, run-length bytes` per table (the last is
+    /// the size the version-1 run-length coding gives the same values).
+    Convert {
+        /// An ending, a comma-separated list, `all` or `stage2` (the files of the list present,
+        /// with the endings they capture into).
+        ending: String,
+        /// Where the files are.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+    },
     /// Print random positions of the given value from tables, one FEN per line: test
     /// positions, or openings for a match (`shuai-tools match --openings FILE`).
     Sample {
@@ -140,6 +152,7 @@ pub fn run(c: Command) -> Result<(), String> {
             dir,
             sample,
         } => verify_files(&endings(&ending)?, &dir, sample),
+        Command::Convert { ending, dir } => convert(&endings(&ending)?, &dir),
         Command::Sample {
             ending,
             dir,
@@ -220,6 +233,49 @@ fn dump(targets: &[Material], dir: &Path, sample: usize, seed: u64) -> Result<()
         eprintln!("{m}: {} positions", rows.len());
     }
     out.flush().map_err(|e| e.to_string())
+}
+
+/// `egtb convert`: each file of `targets` and of the endings they capture
+/// into rewritten in the block format, checked first; one line per table
+/// and a total.
+fn convert(targets: &[Material], dir: &Path) -> Result<(), String> {
+    let mut all: Vec<Material> = targets.iter().flat_map(|t| t.closure()).collect();
+    all.sort_by_key(|m| (m.piece_count(), *m));
+    all.dedup();
+    println!("ending\tentries\tbytes_before\tbytes_after\trun_length_bytes");
+    let (mut before, mut after, mut run_length, mut tables) = (0u64, 0u64, 0u64, 0);
+    for m in all {
+        let path = dir.join(file::file_name(&m));
+        let Ok(old) = std::fs::read(&path) else {
+            continue;
+        };
+        let table =
+            file::decode(&old, Some(m), &path.display().to_string()).map_err(|e| e.to_string())?;
+        let new = file::encode(&table);
+        let rl = file::encode_run_length(&table).len() as u64;
+        if new != old {
+            // Every position's value read back from the new bytes before
+            // the old file is replaced.
+            let back = file::decode(&new, Some(m), "converted").map_err(|e| e.to_string())?;
+            let wrong = (0..table.len())
+                .find(|&i| table.is_position(i) && back.value_at(i) != table.value_at(i));
+            if let Some(i) = wrong {
+                return Err(format!(
+                    "{m}: index {i} reads back differently; not converted"
+                ));
+            }
+            file::save(&table, dir).map_err(|e| e.to_string())?;
+        }
+        println!("{m}\t{}\t{}\t{}\t{rl}", table.len(), old.len(), new.len());
+        before += old.len() as u64;
+        after += new.len() as u64;
+        run_length += rl;
+        tables += 1;
+    }
+    eprintln!(
+        "{tables} tables: {before} bytes before, {after} after (run-length coding: {run_length})"
+    );
+    Ok(())
 }
 
 /// Random draws per wanted position before an ending is given up on: a
