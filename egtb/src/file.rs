@@ -61,6 +61,10 @@ const MAX_BLOCK_ENTRIES: usize = 1 << 20;
 /// The file name extension of tables.
 pub const EXTENSION: &str = "egtb";
 
+/// The most indices a table file may have: the generator's limit (its
+/// work lists keep indices as `u32`), so no table it made is larger.
+pub const MAX_ENTRIES: usize = u32::MAX as usize;
+
 /// Runs shorter than this are written as literals.
 const MIN_RUN: usize = 3;
 
@@ -419,6 +423,20 @@ fn read_start<R: Read>(
         }
     }
     let layout = Layout::new(material);
+    // Refused before anything is allocated for the values: a name of a
+    // larger ending (up to all 32 pieces, more indices than a usize holds)
+    // would otherwise ask for any amount of memory.
+    if layout.size() > MAX_ENTRIES {
+        return Err(bad(&format!(
+            "{material} has {} indices, more than the {MAX_ENTRIES} of the largest table \
+             this program makes",
+            if layout.size() == usize::MAX {
+                "too many".to_string()
+            } else {
+                layout.size().to_string()
+            }
+        )));
+    }
     if entries != layout.size() as u64 {
         return Err(bad(&format!(
             "{entries} entries, the {material} index has {}",

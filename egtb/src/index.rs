@@ -296,9 +296,20 @@ impl Layout {
                 }
             }
         }
-        let size = king_pairs.len() * groups.iter().map(|g| g.size).product::<usize>() * 2;
+        // Checked: the largest endings (all 32 pieces) have more indices
+        // than a usize holds, and a table file may name any ending. Such
+        // a layout has size usize::MAX, which the generator and the file
+        // reader refuse (their limit is far below), and is never indexed.
+        let size = groups
+            .iter()
+            .try_fold(king_pairs.len() * 2, |n, g| n.checked_mul(g.size))
+            .unwrap_or(usize::MAX);
         let strides = (0..groups.len())
-            .map(|g| groups[g + 1..].iter().map(|h| h.size).product())
+            .map(|g| {
+                groups[g + 1..]
+                    .iter()
+                    .fold(1usize, |n, h| n.saturating_mul(h.size))
+            })
             .collect();
         Layout {
             material,
@@ -315,7 +326,8 @@ impl Layout {
         self.material
     }
 
-    /// Number of indices (positions and non-positions).
+    /// Number of indices (positions and non-positions); `usize::MAX` for
+    /// an ending too large to index.
     pub fn size(&self) -> usize {
         self.size
     }

@@ -356,6 +356,56 @@ fn a_cut_block_file_is_refused_when_opened() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// CRC-32 (IEEE), bit by bit, for the headers made by hand below.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// A table file's bytes with the header of `name` claiming `entries`
+/// indices, its checksum right, and `payload` after it.
+fn header_for(name: &str, entries: u64, payload: &[u8]) -> Vec<u8> {
+    let mut out = b"SHUAIEGT".to_vec();
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.push(name.len() as u8);
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&entries.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// Found while writing the table-file fuzz target (issue 50, `fuzz/`): a
+/// header naming an ending with more indices than a usize holds (all 32
+/// pieces) overflowed the index size (a panic in a debug build, a wrong
+/// size in a release build); one naming a real but huge ending, with a
+/// run of that many values, asked for 32 GB. Both are refused with a
+/// message, before any allocation.
+#[test]
+fn a_file_naming_an_ending_too_large_is_refused() {
+    let refused = |b: &[u8]| file::decode(b, None, "test").err().map(|e| e.to_string());
+    // A run of 2^40 copies of one value: a few bytes of payload.
+    let bomb = [0x81, 0x80, 0x80, 0x80, 0x80, 0x40, 0];
+    let all = "KRRHHEEAACCPPPPPKRRHHEEAACCPPPPP";
+    for entries in [0, u64::MAX] {
+        let why = refused(&header_for(all, entries, &bomb)).unwrap();
+        assert!(why.contains("too many indices"), "{why}");
+    }
+    // 15.9 billion indices: a usize holds it, no table this program makes
+    // is that large.
+    let why = refused(&header_for("KRRAAEEKAAEE", 15_895_845_000, &bomb)).unwrap();
+    assert!(why.contains("15895845000 indices"), "{why}");
+}
+
 #[test]
 fn tablebase_reads_a_directory() {
     let dir = std::env::temp_dir().join(format!("shuai-egtb-test-{}", std::process::id()));
