@@ -224,17 +224,29 @@ impl Worker<'_> {
             // Step 9. Shallow pruning of moves unlikely to matter: late
             // quiet moves, futile quiet moves, quiet moves with a bad
             // history, losing captures.
-            if !PV && !in_check && best > -MATE_BOUND && searched > 0 {
+            if (!PV || self.params.pv_prune() != 0)
+                && !in_check
+                && best > -MATE_BOUND
+                && searched > 0
+            {
                 if quiet && !gives_check {
+                    // The depth the move would be searched at after its
+                    // reduction, or the node's (the `prune_lmr_depth` row).
+                    let futility_depth = if self.params.prune_lmr_depth() != 0 {
+                        let r = i32::from(self.lmr[depth.min(63) as usize][(searched + 1).min(63)]);
+                        (depth - r).max(1)
+                    } else {
+                        depth
+                    };
                     let lmp_limit =
                         (self.params.lmp_base() + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= self.params.lmp_max_depth() && searched as i32 >= lmp_limit {
                         continue;
                     }
-                    if depth <= self.params.futility_max_depth()
+                    if futility_depth <= self.params.futility_max_depth()
                         && eval
                             + self.params.futility_base()
-                            + self.params.futility_per_depth() * depth
+                            + self.params.futility_per_depth() * futility_depth
                             <= alpha
                     {
                         continue;
