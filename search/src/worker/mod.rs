@@ -293,7 +293,16 @@ impl<'a> Worker<'a> {
     /// correction history, inside the evaluation's range.
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
-        (raw + self.history.correction.of(&self.pos)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let mut eval = raw + self.history.correction.of(&self.pos);
+        // An advantage that has gone many plies without a capture is
+        // drifting toward the natural-move limit's draw: worth less, so
+        // the search prefers the line that makes progress.
+        let damp = self.params.natural_damp();
+        if damp > 0 {
+            let quiet_plies = i32::from(self.pos.halfmove_clock()).min(damp);
+            eval = eval * (damp - quiet_plies) / damp;
+        }
+        eval.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The thread's result for the Lazy SMP vote: the line of its last
