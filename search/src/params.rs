@@ -123,6 +123,7 @@ params! {
     lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";
     lmr_cut_node = 1, 0..=3, step 1: "Late-move reductions: plies more at an expected cut node";
     lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
+    nnue_endgame_scale = 0, 0..=1, step 1: "The network's evaluation scaled by the hand-written evaluation's endgame draw knowledge (1), e.g. a lone cannon without an advisor for a screen";
     natural_damp = 0, 0..=600, step 20: "Evaluation scaled by (this - plies since the last capture) / this, so that an advantage that makes no progress toward the natural-move limit is worth less (0: off)";
     qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
     tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";

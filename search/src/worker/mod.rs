@@ -215,7 +215,17 @@ impl<'a> Worker<'a> {
                     self.update_accumulators(net, ply);
                 }
                 let side = self.pos.side_to_move();
-                nnue::evaluate(net, &self.accs[ply].acc, side)
+                let eval = nnue::evaluate(net, &self.accs[ply].acc, side);
+                if self.params.nnue_endgame_scale() != 0 {
+                    // The network has seen too few of the endings the
+                    // hand-written rules know to be drawn (it read a lone
+                    // cannon with two elephants as six pawns up).
+                    let strong = if eval > 0 { side } else { !side };
+                    eval * shuai_eval::endgame::scale_factor(&self.pos, strong)
+                        / shuai_eval::endgame::SCALE_NORMAL
+                } else {
+                    eval
+                }
             }
         };
         eval.clamp(-EVAL_LIMIT, EVAL_LIMIT)
