@@ -12,6 +12,7 @@ pub mod engine;
 pub mod fen;
 pub mod game;
 pub mod json;
+pub mod opening;
 pub mod perft;
 pub mod protocol;
 pub mod review;
