@@ -16,6 +16,7 @@ pub mod opening;
 pub mod perft;
 pub mod protocol;
 pub mod review;
+pub mod score;
 #[cfg(not(target_family = "wasm"))]
 pub mod terminal;
 pub mod wdl;
