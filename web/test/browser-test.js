@@ -11,8 +11,9 @@
  * threw no error; it saves screenshots (browser.png on the phone,
  * browser-desktop.png on a desktop screen). On the desktop screen it
  * reads a pasted PGN, opens a real XQF through the file button, steps
- * through it, reviews it at depth 8, clicks the graph and checks the
- * position shown, and refuses a cut file with the reader's message
+ * through it, reviews it at depth 8, downloads the annotated PGN (the
+ * review code's text exactly, with the opening), clicks the graph and
+ * checks the position shown, and refuses a cut file with the reader's message
  * (screenshots browser-game.png, browser-game-phone.png). Then it serves
  * the same page from a local server with the headers that allow shared memory
  * (cross-origin isolation) and checks that `stop` ends an infinite search

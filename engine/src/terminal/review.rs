@@ -35,7 +35,9 @@ Examples:
 
 Winning chance is the side's expected score (win + half a draw) from the
 win/draw/loss model. A move's loss is the mover's winning chance before it
-less after it; marks: ?! from 10 points, ? from 20, ?? from 30.")]
+less after it; marks: ?! from 10 points, ? from 20, ?? from 30. The opening
+is named by its ECCO code (C70 五七炮对屏风马进３卒). PGN moves may be in
+ICCS, WXF (C2.5) or Chinese notation.")]
 pub struct ReviewArgs {
     /// The game file: XQF, PGN (ICCS or Chinese moves) or a page or text
     /// with DhtmlXQ.
