@@ -121,6 +121,9 @@ fn a_wxf_game_is_reviewed_named_and_written_in_iccs() {
     );
     assert!(pgn.contains("\n1. h2e2 {炮二平五 "), "{pgn}");
     // (Lines wrap at 80 columns, so the move and its comment may part.)
-    assert!(pgn.contains("5. b0a2") && pgn.contains("{马八进九 "), "{pgn}");
+    assert!(
+        pgn.contains("5. b0a2") && pgn.contains("{马八进九 "),
+        "{pgn}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
