@@ -83,3 +83,47 @@ fn a_bad_file_or_game_number_is_one_message() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_wxf_game_is_reviewed_named_and_written_in_iccs() {
+    let dir = std::env::temp_dir().join(format!("shuai-review-wxf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (game, pgn) = (dir.join("wxf.pgn"), dir.join("out.pgn"));
+    // 炮二平五 马8进7 马二进三 车9平8 车一平二 马2进3 兵七进一 卒7进1 马八进九
+    // 卒3进1 炮八平七: the five-seven cannons against the screen horses
+    // with Black's 3rd pawn forward, ECCO C70.
+    std::fs::write(
+        &game,
+        "[Format \"WXF\"]\n1. C2.5 H8+7 2. H2+3 R9.8 3. R1.2 H2+3 4. P7+1 P7+1 5. H8+9 P3+1 6. C8.7 *\n",
+    )
+    .expect("write");
+    let (code, out, err) = harness::run_shuai(&[
+        "review",
+        game.to_str().expect("utf-8 path"),
+        "--depth",
+        "1",
+        "--pgn",
+        pgn.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(PGN game 1 of 1): 11 moves from the start"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nOpening (ECCO): C70 五七炮对屏风马进３卒\nRed: 6 moves"),
+        "{out}"
+    );
+    let pgn = std::fs::read_to_string(&pgn).expect("PGN written");
+    assert!(
+        pgn.contains("[Format \"ICCS\"]\n[ECCO \"C70\"]\n[Opening \"五七炮对屏风马进３卒\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("\n1. h2e2 {炮二平五 "), "{pgn}");
+    // (Lines wrap at 80 columns, so the move and its comment may part.)
+    assert!(
+        pgn.contains("5. b0a2") && pgn.contains("{马八进九 "),
+        "{pgn}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,9 +12,11 @@ pub mod engine;
 pub mod fen;
 pub mod game;
 pub mod json;
+pub mod opening;
 pub mod perft;
 pub mod protocol;
 pub mod review;
+pub mod score;
 #[cfg(not(target_family = "wasm"))]
 pub mod terminal;
 pub mod wdl;

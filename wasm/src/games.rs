@@ -11,21 +11,28 @@
 //!   place), or `{"ok":false,"error":…,"place":{"byte":N}|{"line":N},
 //!   "message":…}` for a file that cannot be read.
 //! - [`review`]: `review <startpos | fen FEN> moves m1 … searches S0 S1 …`,
-//!   then on a second line the game's title; each `S` is one position's
-//!   search as `cp:<N>:<best>` or `mate:<N>:<best>` (the UCI score for the
-//!   side to move; `best` in ICCS or `-`), `S0` before the first move. The
-//!   answer: `{"ok":true,"thresholds":{…},"moves":[…],"redChances":[…],
-//!   "summary":{"red":{…},"black":{…}},"svg":…}`, every move with its mark
-//!   and loss, the engine's choice, Red's score and W/D/L after it; fewer
-//!   searches than positions judge the moves they cover.
+//!   then on a second line the game's title, on a third the search
+//!   settings (for the PGN's `Annotator`), then the file's tags one a line
+//!   as `name<TAB>value`; each `S` is one position's search as
+//!   `cp:<N>:<line>` or `mate:<N>:<line>` (the UCI score for the side to
+//!   move; `line` the best move and the engine's line after it in ICCS,
+//!   joined by commas, or `-`), `S0` before the first move. The answer:
+//!   `{"ok":true,"thresholds":{…},"moves":[…],"redChances":[…],
+//!   "summary":{"red":{…},"black":{…}},"opening":{"code","name"}|null,
+//!   "svg":…,"pgn":…}`, every move with its mark and loss, the engine's
+//!   choice, Red's score and W/D/L after it, the game's ECCO opening, and
+//!   the annotated PGN `shuai review --pgn` writes; fewer searches than
+//!   positions judge the moves they cover.
 
 use crate::rules::{error, quote};
-use shuai_board::{Color, Position};
+use shuai_board::{Color, Move, Position};
 use shuai_engine::game::{read_games, Game, Place};
+use shuai_engine::opening::classify;
 use shuai_engine::protocol::format::{Dialect, Format};
 use shuai_engine::protocol::position::parse_position;
 use shuai_engine::review::{
-    graph_svg, judge, number, red_chances, Reviewed, Searched, BLUNDER, INACCURACY, MISTAKE,
+    annotated_pgn, graph_svg, judge, number, red_chances, Reviewed, Searched, BLUNDER, INACCURACY,
+    MISTAKE,
 };
 use shuai_engine::wdl::{attackers, wdl};
 use shuai_search::score::{mate_in, mated_in, DisplayScore};
@@ -110,25 +117,45 @@ fn score_of(kind: &str, n: i32) -> Option<i32> {
     }
 }
 
-/// One position's search, `cp:<N>:<best>` or `mate:<N>:<best>`.
+/// One position's search, `cp:<N>:<line>` or `mate:<N>:<line>`, the line
+/// the best move and the moves after it joined by commas (`h2e2,h9g7`),
+/// or `-`. The line stops at a move that is not legal where it stands.
 fn parse_search(pos: &Position, word: &str) -> Result<Searched, String> {
-    let bad = || format!("a search is 'cp:N:move' or 'mate:N:move', not '{word}'");
+    let bad = || format!("a search is 'cp:N:moves' or 'mate:N:moves', not '{word}'");
     let mut parts = word.split(':');
-    let (Some(kind), Some(n), Some(best), None) =
+    let (Some(kind), Some(n), Some(line), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Err(bad());
     };
     let n: i32 = n.parse().map_err(|_| bad())?;
     let score = score_of(kind, n).ok_or_else(bad)?;
-    let best = pos.parse_move(best).ok().filter(|&m| pos.is_legal(m));
-    Ok(Searched::new(pos, score, best, best.into_iter().collect()))
+    let mut at = pos.clone();
+    let mut pv = Vec::new();
+    for text in line.split(',') {
+        match at.parse_move(text) {
+            Ok(m) if at.is_legal(m) => {
+                at.make_move(m);
+                pv.push(m);
+            }
+            _ => break,
+        }
+    }
+    Ok(Searched::new(pos, score, pv.first().copied(), pv))
 }
 
 /// Reviews a game from its positions' searches (see the module
 /// documentation).
 pub fn review(text: &str) -> String {
-    let (query, title) = text.split_once('\n').unwrap_or((text, ""));
+    let mut lines = text.split('\n');
+    let query = lines.next().unwrap_or("");
+    let title = lines.next().unwrap_or("");
+    let settings = lines.next().unwrap_or("").trim();
+    // The game file's tags, for the annotated PGN.
+    let tags: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
     let words: Vec<&str> = query.split_whitespace().collect();
     let Some((&"review", args)) = words.split_first() else {
         return error("expected 'review <position> moves … searches …'");
@@ -171,14 +198,21 @@ pub fn review(text: &str) -> String {
         .map(|(i, r)| move_json(i, r, &start))
         .collect();
     let chances: Vec<String> = red.iter().map(u32::to_string).collect();
+    let played: Vec<Move> = reviewed.iter().map(|r| r.played).collect();
+    let opening = classify(&start, &played).map_or("null".to_string(), |o| {
+        format!("{{\"code\":{},\"name\":{}}}", quote(o.code), quote(o.name))
+    });
+    let pgn = annotated_pgn(&tags, &start, &reviewed, settings);
     format!(
         "{{\"ok\":true,\"thresholds\":{{\"inaccuracy\":{INACCURACY},\"mistake\":{MISTAKE},\"blunder\":{BLUNDER}}},\
-         \"moves\":[{}],\"redChances\":[{}],\"summary\":{{\"red\":{},\"black\":{}}},\"svg\":{}}}",
+         \"moves\":[{}],\"redChances\":[{}],\"summary\":{{\"red\":{},\"black\":{}}},\"opening\":{opening},\
+         \"svg\":{},\"pgn\":{}}}",
         moves_json.join(","),
         chances.join(","),
         summary(&reviewed, Color::Red),
         summary(&reviewed, Color::Black),
-        quote(&svg)
+        quote(&svg),
+        quote(&pgn)
     )
 }
 
@@ -318,6 +352,72 @@ mod tests {
         let reply = read(b"1. h2e2 h9g7 2. a0a5 *\n");
         assert!(reply.contains("\"problems\":[\"line 1: ply 3"), "{reply}");
         assert_eq!(reply.matches("\"iccs\":").count(), 2, "{reply}");
+    }
+
+    #[test]
+    fn the_annotated_pgn_is_the_one_shuai_review_writes() {
+        // Black's a6a5 is marked: the engine's line (h9g7 then h0g2) is a
+        // variation; the file's tags go in, the opening is named.
+        let reply = review(
+            "review startpos moves h2e2 a6a5 searches cp:30:h2e2,h9g7 cp:-30:h9g7,h0g2 cp:480:-\n\
+             A – B\ndepth 8, 1 thread\nRed\tA\nBlack\tB\nEvent\tTest\tCup\nnot a tag",
+        );
+        let start = Position::startpos();
+        let mv = |p: &Position, t: &str| p.parse_move(t).expect("legal");
+        let h2e2 = mv(&start, "h2e2");
+        let mut after = start.clone();
+        after.make_move(h2e2);
+        let (h9g7, a6a5) = (mv(&after, "h9g7"), mv(&after, "a6a5"));
+        let mut h9g7_after = after.clone();
+        h9g7_after.make_move(h9g7);
+        let mut last = after.clone();
+        last.make_move(a6a5);
+        let searches = [
+            Searched::new(&start, 30, Some(h2e2), vec![h2e2, h9g7]),
+            Searched::new(&after, -30, Some(h9g7), vec![h9g7, mv(&h9g7_after, "h0g2")]),
+            Searched::new(&last, 480, None, vec![]),
+        ];
+        let tags: Vec<(String, String)> = [("Red", "A"), ("Black", "B"), ("Event", "Test\tCup")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let expected = annotated_pgn(
+            &tags,
+            &start,
+            &judge(&start, &[h2e2, a6a5], &searches),
+            "depth 8, 1 thread",
+        );
+        assert!(
+            reply.contains(&format!("\"pgn\":{}}}", quote(&expected))),
+            "{reply}"
+        );
+        assert!(
+            expected.starts_with(
+                "[Event \"Test\tCup\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[Red \"A\"]\n\
+                 [Black \"B\"]\n[Result \"*\"]\n[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\
+                 [ECCO \"B00\"]\n[Opening \"中炮局\"]\n[Annotator \"Shuai review, depth 8, 1 thread\"]\n\n\
+                 1. h2e2 {炮二平五 +30 Red W"
+            ),
+            "{expected}"
+        );
+        assert!(
+            expected.contains("a6a5 $4\n{卒1进1 +480 Red W81% D10% L9%, loses 33.2}"),
+            "{expected}"
+        );
+        assert!(
+            expected.contains("(1... h9g7 2. h0g2 {+30}) *\n"),
+            "{expected}"
+        );
+        assert!(
+            reply.contains("\"opening\":{\"code\":\"B00\",\"name\":\"中炮局\"}"),
+            "{reply}"
+        );
+        // A line with an illegal move keeps the moves before it.
+        let reply = review("review startpos moves h2e2 searches cp:0:h2e2,h2e2 cp:0:-");
+        assert!(reply.contains("\"best\":null"), "{reply}");
+        // No opening from another start.
+        let reply = review("review fen 3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1 searches mate:1:b1b9");
+        assert!(reply.contains("\"opening\":null"), "{reply}");
     }
 
     #[test]

@@ -95,10 +95,18 @@ export class ShuaiRules {
   games(bytes: Uint8Array | ArrayBuffer | string): GameFile | GameFileError;
   /**
    * A game judged from its positions' searches as `shuai review` judges it
-   * (`searches[i]`: the search after `moves[..i]`). Throws on a bad FEN, an
-   * illegal move or a malformed search.
+   * (`searches[i]`: the search after `moves[..i]`); `tags` (the file's)
+   * and `settings` ("depth 8, 1 thread") go into the annotated PGN.
+   * Throws on a bad FEN, an illegal move or a malformed search.
    */
-  review(fen: string, moves: string[], searches: PositionSearch[], title?: string): Review;
+  review(
+    fen: string,
+    moves: string[],
+    searches: PositionSearch[],
+    title?: string,
+    tags?: [string, string][],
+    settings?: string,
+  ): Review;
 }
 
 /** A game file read. */
@@ -135,11 +143,13 @@ export interface FileGame {
   problems: string[];
 }
 
-/** One position's search: the UCI score for the side to move and the best move. */
+/** One position's search: the UCI score for the side to move, the best move and the line from it. */
 export interface PositionSearch {
   cp?: number;
   mate?: number;
   best: string | null;
+  /** The engine's line, `best` first (ICCS); the annotated PGN's variations. */
+  pv?: string[];
 }
 
 /** A score from Red's view. */
@@ -190,8 +200,12 @@ export interface Review {
   /** Red's winning chance at every position searched, per mille. */
   redChances: number[];
   summary: { red: ReviewSummary; black: ReviewSummary };
+  /** The game's opening (ECCO code and Chinese name), or null. */
+  opening: { code: string; name: string } | null;
   /** The graph of `shuai review --graph`, as SVG text. */
   svg: string;
+  /** The annotated PGN of `shuai review --pgn`. */
+  pgn: string;
 }
 
 /** Compiles the module once, off the page's thread; later constructors reuse it. */

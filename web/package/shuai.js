@@ -507,19 +507,25 @@
      * A game judged from its positions' searches as `shuai review` judges
      * it: `fen` ("startpos" or a FEN) and `moves` (ICCS) the game,
      * `searches[i]` the search of the position after `moves[..i]` as
-     * `{ cp | mate, best }` (UCI score for the side to move, best move in
-     * ICCS or null); fewer searches than positions judge what they cover.
-     * Returns `{ thresholds, moves: [{ ply, number, iccs, chinese,
-     * mover, mark, loss, cpLoss, score, wdl, best, bestChinese, bestScore
-     * }], redChances, summary: { red, black }, svg }` (losses and chances
-     * per mille; `svg` the graph, headed `title`).
+     * `{ cp | mate, best, pv }` (UCI score for the side to move, best move
+     * in ICCS or null, the engine's line from it, optional); fewer searches
+     * than positions judge what they cover. `tags` ([name, value] pairs,
+     * the file's) and `settings` ("depth 8, 1 thread") go into the
+     * annotated PGN. Returns `{ thresholds, moves: [{ ply, number, iccs,
+     * chinese, mover, mark, loss, cpLoss, score, wdl, best, bestChinese,
+     * bestScore }], redChances, summary: { red, black }, opening, svg, pgn
+     * }` (losses and chances per mille; `svg` the graph, headed `title`;
+     * `opening` `{ code, name }` (ECCO) or null; `pgn` the annotated PGN
+     * `shuai review --pgn` writes).
      */
-    review(fen, moves, searches, title) {
+    review(fen, moves, searches, title, tags, settings) {
       const setup = !fen || fen === "startpos" ? "startpos" : "fen " + fen;
       const list = moves && moves.length ? " moves " + moves.join(" ") : "";
-      const words = searches.map((s) => (s.mate !== undefined && s.mate !== null ? "mate:" + s.mate : "cp:" + (s.cp || 0)) + ":" + (s.best || "-"));
-      const title1 = String(title || "").replace(/[\r\n]+/g, " ");
-      return this._ask("review " + setup + list + " searches " + words.join(" ") + "\n" + title1, "review");
+      const line = (s) => (s.best && s.pv && s.pv.length && s.pv[0] === s.best ? s.pv.join(",") : s.best || "-");
+      const words = searches.map((s) => (s.mate !== undefined && s.mate !== null ? "mate:" + s.mate : "cp:" + (s.cp || 0)) + ":" + line(s));
+      const oneLine = (text) => String(text || "").replace(/[\r\n\t]+/g, " ");
+      const tagLines = (tags || []).map(([k, v]) => "\n" + oneLine(k) + "\t" + oneLine(v)).join("");
+      return this._ask("review " + setup + list + " searches " + words.join(" ") + "\n" + oneLine(title) + "\n" + oneLine(settings) + tagLines, "review");
     }
 
     /** `pv` (moves from the position) in Chinese notation. */

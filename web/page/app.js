@@ -609,6 +609,7 @@
     more.textContent = extra.join(" · ");
     info.appendChild(more);
     $("review-summary").textContent = "";
+    $("download-pgn").disabled = true;
     $("review-controls").hidden = false;
     state.startFen = g.start;
     state.flipped = false;
@@ -626,6 +627,7 @@
     $("review-controls").hidden = true;
     $("game-info").textContent = "";
     $("review-summary").textContent = "";
+    $("download-pgn").disabled = true;
     showGameError("");
     $("graph").textContent = "";
   }
@@ -662,8 +664,15 @@
     const g = state.game;
     const box = $("review-summary");
     box.textContent = "";
+    $("download-pgn").disabled = !g || !g.review || !g.review.moves.length;
     if (!g || !g.review || !g.review.moves.length) return;
     const t = g.review.thresholds;
+    if (g.review.opening) {
+      const opening = document.createElement("div");
+      opening.id = "review-opening";
+      opening.textContent = `Opening (ECCO): ${g.review.opening.code} ${g.review.opening.name}`;
+      box.appendChild(opening);
+    }
     const name = (side) => {
       const tag = g.tags.find(([k]) => k.toLowerCase() === side);
       return tag ? ` (${tag[1]})` : "";
@@ -678,6 +687,26 @@
     key.className = "engine";
     key.textContent = `Marks by the winning chance (win + half a draw) a move gave away: ?! from ${t.inaccuracy / 10} points, ? from ${t.mistake / 10}, ?? from ${t.blunder / 10}.`;
     box.appendChild(key);
+  }
+
+  /* The review's settings as `shuai review` writes them in the PGN's Annotator. */
+  function reviewSettings(limit) {
+    const [kind, n] = limit.split(" ");
+    return (kind === "movetime" ? `${n} ms a position` : `depth ${n}`) + ", 1 thread";
+  }
+
+  /* The annotated PGN of the review, saved as a file (the page's download). */
+  function downloadPgn() {
+    const g = state.game;
+    if (!g || !g.review) return;
+    const blob = new Blob([g.review.pgn], { type: "application/x-chess-pgn;charset=utf-8" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = (g.title.replace(/[\\/:*?"<>|\s]+/g, "_").replace(/^_+|_+$/g, "") || "game") + "-review.pgn";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
   }
 
   function setReviewButton() {
@@ -722,6 +751,7 @@
     renderGraph();
     let exact = null;
     let bound = null;
+    let pv = [];
     reviewer.onLine((line) => {
       if (!line.startsWith("info ") || !/ score /.test(line) || / multipv [2-9]/.test(line)) return;
       const w = line.split(/\s+/);
@@ -729,6 +759,9 @@
       const score = w[at + 1] === "mate" ? { mate: Number(w[at + 2]) } : { cp: Number(w[at + 2]) };
       if (/ (lower|upper)bound\b/.test(line)) bound = score;
       else exact = score;
+      // The line of the last full-depth result (the annotated PGN's variation).
+      const from = w.indexOf("pv");
+      if (from >= 0 && !/ (lower|upper)bound\b/.test(line)) pv = w.slice(from + 1).filter(Boolean);
     });
     reviewer.send("uci");
     reviewer.send("setoption name Repetition Rules value " + ruleBook());
@@ -737,12 +770,14 @@
     try {
       for (let i = 0; i <= moves.length; i++) {
         exact = bound = null;
+        pv = [];
         reviewer.send("position fen " + g.start + (i ? " moves " + moves.slice(0, i).join(" ") : ""));
         const best = await reviewer.go(limit);
         if (token !== reviewToken) return;
-        g.searches.push(Object.assign({}, exact || bound || { cp: 0 }, { best: best.bestmove }));
+        const line = best.bestmove && pv[0] === best.bestmove ? pv : best.bestmove ? [best.bestmove] : [];
+        g.searches.push(Object.assign({}, exact || bound || { cp: 0 }, { best: best.bestmove, pv: line }));
         state.review.done = i + 1;
-        g.review = rules.review(g.start, moves, g.searches, g.title);
+        g.review = rules.review(g.start, moves, g.searches, g.title, g.tags, reviewSettings(limit));
         showReviewProgress();
         renderGraph();
         renderMoves();
@@ -871,6 +906,7 @@
       readGameFile(text, "the pasted text");
     };
     $("game-choice").onchange = () => openGame(Number($("game-choice").value));
+    $("download-pgn").onclick = downloadPgn;
     $("review").onclick = () => {
       if (state.review) {
         const r = state.review;
@@ -919,13 +955,15 @@
         reviewed: state.game.review ? state.game.review.moves.length : 0,
         marks: state.game.review ? state.game.review.moves.filter((m) => m.mark).map((m) => ({ ply: m.ply, mark: m.mark, chinese: m.chinese })) : [],
         redChances: state.game.review ? state.game.review.redChances.slice() : [],
+        opening: state.game.review && state.game.review.opening,
+        pgn: state.game.review ? state.game.review.pgn : null,
         graph: !!$("graph").querySelector("svg"),
         current: ($("moves").querySelector(".current") || { textContent: "" }).textContent,
       },
       reviewing: state.review && { done: state.review.done, total: state.review.total },
       gameError: $("game-error").textContent,
     }),
-    /* The review's searches so far: [{ cp | mate, best }], one a position. */
+    /* The review's searches so far: [{ cp | mate, best, pv }], one a position. */
     searches: () => (state.game ? state.game.searches.map((x) => Object.assign({}, x)) : []),
     /* The client coordinates of ply `ply` on the review's graph (halfway up the plot). */
     graphPointOf(ply) {

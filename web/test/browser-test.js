@@ -11,8 +11,9 @@
  * threw no error; it saves screenshots (browser.png on the phone,
  * browser-desktop.png on a desktop screen). On the desktop screen it
  * reads a pasted PGN, opens a real XQF through the file button, steps
- * through it, reviews it at depth 8, clicks the graph and checks the
- * position shown, and refuses a cut file with the reader's message
+ * through it, reviews it at depth 8, downloads the annotated PGN (the
+ * review code's text exactly, with the opening), clicks the graph and
+ * checks the position shown, and refuses a cut file with the reader's message
  * (screenshots browser-game.png, browser-game-phone.png). Then it serves
  * the same page from a local server with the headers that allow shared memory
  * (cross-origin isolation) and checks that `stop` ends an infinite search
@@ -288,7 +289,12 @@ async function main() {
     st = await waitFor("the review", (x) => x.reviewing === null && x.game.reviewed === 41, 150000);
     const searches = await evaluate("window.shuaiPage.searches()");
     if (searches.length !== 42) fail(`${searches.length} searches for 42 positions`);
-    const judged = JSON.parse(mine.review("review fen " + xqf.start + " moves " + xqf.moves.map((m) => m.iccs).join(" ") + " searches " + searches.map((x) => (x.mate !== undefined ? "mate:" + x.mate : "cp:" + x.cp) + ":" + (x.best || "-")).join(" ") + "\n" + xqf.title));
+    // The query ShuaiRules.review makes: each search with its line, the
+    // title, the settings and the file's tags (for the annotated PGN).
+    const line = (x) => (x.best && x.pv && x.pv[0] === x.best ? x.pv.join(",") : x.best || "-");
+    const tagLines = xqf.tags.map(([k, v]) => "\n" + k + "\t" + v).join("");
+    const judged = JSON.parse(mine.review("review fen " + xqf.start + " moves " + xqf.moves.map((m) => m.iccs).join(" ") + " searches " + searches.map((x) => (x.mate !== undefined ? "mate:" + x.mate : "cp:" + x.cp) + ":" + line(x)).join(" ") + "\n" + xqf.title + "\ndepth 8, 1 thread" + tagLines));
+    if (!searches.every((x) => !x.best || (x.pv.length >= 1 && x.pv[0] === x.best))) fail("a search without its line: " + JSON.stringify(searches));
     if (JSON.stringify(judged.redChances) !== JSON.stringify(st.game.redChances)) fail("the page's chances differ from the review code's");
     const marks = judged.moves.filter((m) => m.mark).map((m) => ({ ply: m.ply, mark: m.mark, chinese: m.chinese }));
     if (JSON.stringify(marks) !== JSON.stringify(st.game.marks)) fail(`marks: page ${JSON.stringify(st.game.marks)}, review code ${JSON.stringify(marks)}`);
@@ -299,6 +305,31 @@ async function main() {
     const shown = await evaluate(`({ dots: document.querySelectorAll("#graph circle.mark").length, inList: document.querySelectorAll("#moves .mark").length, summary: document.getElementById("review-summary").textContent })`);
     if (!st.game.graph || shown.dots !== marks.length || shown.inList !== marks.length) fail(`graph/list marks: ${JSON.stringify(shown)} for ${marks.length}`);
     if (!/Red \(上海胡荣华\): 21 moves, average loss .*Black \(吉林陶汉明\): 20 moves/.test(shown.summary)) fail("summary: " + shown.summary);
+    if (!/Opening \(ECCO\): E02 仙人指路进右马对飞象/.test(shown.summary)) fail("summary without the opening: " + shown.summary);
+
+    // The annotated PGN, downloaded through the page's button: exactly the
+    // text the review code (the one of `shuai review --pgn`) makes of the
+    // page's searches, with the file's tags and the opening, and Shuai
+    // reads it back as the same game.
+    const downloads = fs.mkdtempSync(path.join(os.tmpdir(), "shuai-downloads-"));
+    await send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
+    await clickElement("#download-pgn");
+    const saved = () => fs.readdirSync(downloads).filter((f) => f.endsWith(".pgn"));
+    for (let t = 0; t < 100 && !saved().length; t++) await new Promise((r) => setTimeout(r, 100));
+    if (saved().length !== 1 || !saved()[0].endsWith("-review.pgn")) fail("no download: " + JSON.stringify(fs.readdirSync(downloads)));
+    const pgnFile = path.join(downloads, saved()[0]);
+    const pgn = fs.readFileSync(pgnFile, "utf8");
+    fs.rmSync(downloads, { recursive: true, force: true });
+    if (pgn !== judged.pgn) fail("the downloaded PGN differs from the review code's:\n" + pgn + "\n---\n" + judged.pgn);
+    const wanted = [
+      '[Event "第十八届“五羊杯”象棋冠军赛"]\n',
+      '[Red "上海胡荣华"]\n[Black "吉林陶汉明"]\n[Result "1/2-1/2"]\n[Game "Chinese Chess"]\n[Format "ICCS"]\n',
+      '[ECCO "E02"]\n[Opening "仙人指路进右马对飞象"]\n[Annotator "Shuai review, depth 8, 1 thread"]\n\n1. c3c4 {兵七进一 ',
+    ];
+    if (!pgn.startsWith(wanted[0]) || !wanted.every((w) => pgn.includes(w))) fail("the downloaded PGN's head:\n" + pgn.slice(0, 400));
+    const back = ask("games", pgn).games[0];
+    if (back.moves.map((m) => m.iccs).join(" ") !== xqf.moves.map((m) => m.iccs).join(" ")) fail("the downloaded PGN reads back as another game");
+    log(`annotated PGN downloaded (${pgn.length} characters): the review code's text exactly, ${back.variations} moves of the engine's lines as variations`);
     log(`review at ${limit}: 42 positions in ${((Date.now() - reviewStart) / 1000).toFixed(1)} s; marks ${marks.map((m) => m.ply + ":" + m.chinese + m.mark).join(" ") || "none"}; Red's chance from ${st.game.redChances[0]} to ${st.game.redChances[41]} per mille`);
 
     // A click on the graph goes to that move.

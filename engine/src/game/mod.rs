@@ -18,6 +18,7 @@
 
 mod dhtmlxq;
 mod pgn;
+mod wxf;
 mod xqf;
 
 use shuai_board::{Move, Position, Square};
@@ -291,8 +292,14 @@ fn decode_gb(bytes: &[u8]) -> String {
 }
 
 /// The legal move in `pos` that a move's text names: ICCS (`h2e2`,
-/// `H2-E2`) or Chinese notation (`炮二平五`, `马８进７`); or why none.
+/// `H2-E2`), WXF (`C2.5`, `H8+7`, `R+.3`) or Chinese notation (`炮二平五`,
+/// `马８进７`); or why none.
 pub fn parse_move_text(pos: &Position, text: &str) -> Result<Move, String> {
+    // WXF's third character is a sign (+ - . =), ICCS's a file letter: the
+    // shapes do not overlap.
+    if wxf::looks_like_wxf(text) {
+        return wxf::parse_wxf(pos, text);
+    }
     let bytes = text.as_bytes();
     let iccs = match bytes {
         [a, b, b'-', c, d] => Some([*a, *b, *c, *d]),
@@ -307,7 +314,7 @@ pub fn parse_move_text(pos: &Position, text: &str) -> Result<Move, String> {
                 Err(format!("'{text}' is not a legal move in this position"))
             }
             Err(shuai_board::MoveParseError::Malformed(_)) => Err(format!(
-                "'{text}' is not a move in ICCS (h2e2, H2-E2) or Chinese notation (炮二平五)"
+                "'{text}' is not a move in ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese notation (炮二平五)"
             )),
         };
     }
@@ -372,3 +379,5 @@ fn board_fen(board: &[[Option<char>; 9]; 10], side: char) -> String {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wxf_tests;

@@ -1,5 +1,6 @@
 //! PGN for Xiangqi: tags (`[FEN …]` sets the start), moves in ICCS
-//! (`h2e2`, `H2-E2`) or Chinese notation (`炮二平五`, `马８进７`), move
+//! (`h2e2`, `H2-E2`), WXF (`C2.5`, `H8+7`) or Chinese notation (`炮二平五`,
+//! `马８进７`), move
 //! numbers, `{…}` and `;` comments, nested `(…)` variations, NAGs (`$1`),
 //! annotation marks (`!?`), `%` escape lines and several games a file.
 //!
@@ -39,6 +40,12 @@ fn tokens(text: &str) -> Result<Vec<(usize, Token)>, ReadError> {
             return;
         }
         if w.starts_with('$') {
+            return;
+        }
+        // WXF's middle pawn of stacks on two files (`33.4`) is not move
+        // 33 and a 4.
+        if super::wxf::looks_like_wxf(&w) && w.as_bytes()[0] == w.as_bytes()[1] {
+            out.push((line, Token::Move(w)));
             return;
         }
         // A move number in front (`12.`, `3...`), marks behind.

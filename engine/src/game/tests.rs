@@ -236,12 +236,14 @@ fn an_illegal_move_ends_its_line_with_a_message() {
     // illegal move is skipped with the rest of its line.
     let lines: Vec<Vec<String>> = g.lines().iter().map(|l| iccs(l)).collect();
     assert_eq!(lines, [vec!["h2e2", "h9g7"], vec!["h0g2"]]);
-    let text = "1. h2e2 C2.5\n";
+    // WXF is read (wxf_tests.rs); text in none of the notations is not.
+    let text = "1. h2e2 C2.5 zz99\n";
     let g = &read_games(text.as_bytes()).expect("reads")[0];
-    assert_eq!(iccs(&g.main_line()), ["h2e2"]);
+    assert_eq!(iccs(&g.main_line()), ["h2e2", "b7e7"]);
     assert_eq!(
         g.problems,
-        ["line 1: ply 2 (Black): 'C2.5' is not a move in ICCS (h2e2, H2-E2) or Chinese notation (炮二平五)"]
+        ["line 1: ply 3 (Red): 'zz99' is not a move in ICCS (h2e2, H2-E2), WXF (C2.5) or Chinese \
+          notation (炮二平五)"]
     );
 }
 

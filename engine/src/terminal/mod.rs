@@ -15,7 +15,7 @@ pub mod live;
 pub mod notation;
 pub mod play;
 pub mod review;
-pub mod score;
+pub use crate::score;
 
 use clap::{Args, ValueEnum};
 use shuai_board::rules::{judge_game_end_with, RuleBook, RuleOptions, Verdict};

@@ -11,11 +11,12 @@ use super::{say, score, side_name, Style, StyleArgs};
 use crate::game::{read_games, Game};
 use crate::review::number;
 pub use crate::review::{
-    chance, graph_svg, judge, mark, red_chances, Reviewed, Searched, BLUNDER, INACCURACY, MISTAKE,
+    annotated_pgn, chance, graph_svg, judge, mark, red_chances, Reviewed, Searched, BLUNDER,
+    INACCURACY, MISTAKE,
 };
 use clap::Args;
 use shuai_board::rules::RuleBook;
-use shuai_board::{Color, Move, Position};
+use shuai_board::{Color, Position};
 use shuai_search::{Control, Limits, Searcher};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -34,7 +35,9 @@ Examples:
 
 Winning chance is the side's expected score (win + half a draw) from the
 win/draw/loss model. A move's loss is the mover's winning chance before it
-less after it; marks: ?! from 10 points, ? from 20, ?? from 30.")]
+less after it; marks: ?! from 10 points, ? from 20, ?? from 30. The opening
+is named by its ECCO code (C70 五七炮对屏风马进３卒). PGN moves may be in
+ICCS, WXF (C2.5) or Chinese notation.")]
 pub struct ReviewArgs {
     /// The game file: XQF, PGN (ICCS or Chinese moves) or a page or text
     /// with DhtmlXQ.
@@ -74,33 +77,6 @@ pub struct ReviewArgs {
     pub egtb: super::egtb::EgtbArgs,
 }
 
-impl Reviewed {
-    /// Red's win/draw/loss chances after the move.
-    pub fn red_wdl(&self) -> score::Wdl {
-        let mut after = self.before.clone();
-        after.make_move(self.played);
-        let w = score::wdl(self.score_after, &after);
-        match self.mover {
-            Color::Red => w,
-            Color::Black => score::Wdl {
-                win: w.loss,
-                draw: w.draw,
-                loss: w.win,
-            },
-        }
-    }
-}
-
-/// The PGN NAG of a mark.
-fn nag(mark: &str) -> Option<&'static str> {
-    match mark {
-        "?!" => Some("$6"),
-        "?" => Some("$2"),
-        "??" => Some("$4"),
-        _ => None,
-    }
-}
-
 /// Pads `s` with spaces to `width` terminal columns.
 fn pad(s: &str, width: usize) -> String {
     let w = super::display_width(s);
@@ -138,6 +114,10 @@ pub fn report(game: &Game, reviewed: &[Reviewed], style: Style) -> String {
         out.push('\n');
     }
     out.push('\n');
+    let played: Vec<_> = reviewed.iter().map(|r| r.played).collect();
+    if let Some(opening) = crate::opening::classify(&game.start, &played) {
+        out.push_str(&format!("Opening (ECCO): {opening}\n"));
+    }
     for color in [Color::Red, Color::Black] {
         out.push_str(&side_summary(game, reviewed, color, style));
     }
@@ -203,113 +183,6 @@ fn side_summary(game: &Game, reviewed: &[Reviewed], color: Color, style: Style) 
             f64::from(r.loss) / 10.0,
         ));
     }
-    out
-}
-
-/// PGN movetext for `moves` from `pos`, numbered, ICCS.
-fn movetext(pos: &Position, moves: &[Move], start: &Position, first_ply: usize) -> String {
-    let mut pos = pos.clone();
-    let mut words = Vec::new();
-    for (k, &m) in moves.iter().enumerate() {
-        let n = number(&pos, first_ply + k, start);
-        if pos.side_to_move() == Color::Red {
-            words.push(n);
-        } else if k == 0 {
-            words.push(n.replace('…', "..."));
-        }
-        words.push(m.to_string());
-        pos.make_move(m);
-    }
-    words.join(" ")
-}
-
-/// The reviewed game as PGN: the file's tags, ICCS moves, each with its
-/// score and chances in a comment, a NAG for a mark and the engine's line
-/// as a variation where the move was marked.
-pub fn annotated_pgn(game: &Game, reviewed: &[Reviewed], settings: &str) -> String {
-    let clean = |s: &str| s.replace(['"', '\\'], "'");
-    let mut out = String::new();
-    for name in ["Event", "Site", "Date", "Round", "Red", "Black", "Result"] {
-        out.push_str(&format!(
-            "[{name} \"{}\"]\n",
-            clean(
-                game.tag(name)
-                    .unwrap_or(if name == "Result" { "*" } else { "?" })
-            )
-        ));
-    }
-    out.push_str("[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n");
-    if game.start.to_fen() != Position::startpos().to_fen() {
-        out.push_str(&format!(
-            "[SetUp \"1\"]\n[FEN \"{}\"]\n",
-            game.start.to_fen()
-        ));
-    }
-    out.push_str(&format!(
-        "[Annotator \"Shuai review, {}\"]\n\n",
-        clean(settings)
-    ));
-    let mut words: Vec<String> = Vec::new();
-    for (i, r) in reviewed.iter().enumerate() {
-        let n = number(&r.before, i, &game.start);
-        if r.mover == Color::Red {
-            words.push(n);
-        } else if i == 0 {
-            words.push(n.replace('…', "..."));
-        }
-        words.push(r.played.to_string());
-        if let Some(nag) = nag(r.mark()) {
-            words.push(nag.to_string());
-        }
-        let red = if r.mover == Color::Red {
-            r.score_after
-        } else {
-            -r.score_after
-        };
-        let w = r.red_wdl();
-        words.push(format!(
-            "{{{} {} Red W{}% D{}% L{}%{}}}",
-            r.before.to_chinese(r.played),
-            score::score_text(red),
-            w.win,
-            w.draw,
-            w.loss,
-            if r.loss > 0 {
-                format!(", loses {:.1}", f64::from(r.loss) / 10.0)
-            } else {
-                String::new()
-            }
-        ));
-        if !r.mark().is_empty() && !r.search.pv.is_empty() {
-            let line: Vec<Move> = r.search.pv.iter().copied().take(8).collect();
-            words.push(format!(
-                "({} {{{}}})",
-                movetext(&r.before, &line, &game.start, i),
-                score::score_text(if r.mover == Color::Red {
-                    r.search.score
-                } else {
-                    -r.search.score
-                })
-            ));
-        }
-        words.push(String::new());
-    }
-    words.retain(|w| !w.is_empty());
-    words.push(game.tag("Result").unwrap_or("*").to_string());
-    let mut column = 0;
-    for w in words {
-        let width = w.chars().count();
-        if column > 0 && column + 1 + width > 80 {
-            out.push('\n');
-            column = 0;
-        } else if column > 0 {
-            out.push(' ');
-            column += 1;
-        }
-        out.push_str(&w);
-        column += width;
-    }
-    out.push_str("\n\n");
     out
 }
 
@@ -445,7 +318,10 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
     );
 
     if let Some(path) = &args.pgn {
-        if let Err(e) = std::fs::write(path, annotated_pgn(game, &reviewed, &settings)) {
+        if let Err(e) = std::fs::write(
+            path,
+            annotated_pgn(&game.tags, &game.start, &reviewed, &settings),
+        ) {
             return fail(format!("{path}: {e}"));
         }
         say!("Annotated PGN written to {path}.");
@@ -469,6 +345,8 @@ pub fn run(args: &ReviewArgs) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use shuai_board::Move;
 
     fn searched(score: i32, best: Option<Move>, pos: &Position) -> Searched {
         Searched {
@@ -552,6 +430,12 @@ mod tests {
             "{report}"
         );
         assert!(report.contains("?? (blunder) 1"), "{report}");
+        // 炮二平五 卒1进1: the central cannon, and a reply no opening of
+        // the central cannon names.
+        assert!(
+            report.contains("\nOpening (ECCO): B00 中炮局\nRed (R):"),
+            "{report}"
+        );
         assert!(
             report.contains("1… 卒1进1(a6a5)?? loses 33.2 points; better 马8进7(h9g7)"),
             "{report}"
@@ -559,8 +443,12 @@ mod tests {
 
         // The annotated PGN reads back: the same moves, the better line a
         // variation.
-        let pgn = annotated_pgn(&game, &reviewed, "test");
+        let pgn = annotated_pgn(&game.tags, &game.start, &reviewed, "test");
         assert!(pgn.contains("a6a5 $4"), "{pgn}");
+        assert!(
+            pgn.contains("[ECCO \"B00\"]\n[Opening \"中炮局\"]\n[Annotator"),
+            "{pgn}"
+        );
         let back = read_games(pgn.as_bytes()).expect("reads").remove(0);
         let lines: Vec<Vec<String>> = back
             .lines()
@@ -569,6 +457,7 @@ mod tests {
             .collect();
         assert_eq!(lines, [vec!["h2e2", "a6a5"], vec!["h2e2", "h9g7"]]);
         assert_eq!(back.tag("Red"), Some("R"));
+        assert_eq!(back.tag("Opening"), Some("中炮局"));
 
         let svg = graph_svg(&game.title(), &game.start, &reviewed, &[510, 510, 100]);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));

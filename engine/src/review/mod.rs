@@ -11,6 +11,10 @@
 //! inaccuracy `?!` from 10 points (percent of a game), mistake `?` from
 //! 20, blunder `??` from 30.
 
+mod pgn;
+
+pub use pgn::annotated_pgn;
+
 use crate::wdl::{attackers, wdl};
 use shuai_board::{Color, Move, Position};
 
