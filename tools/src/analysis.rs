@@ -166,7 +166,8 @@ pub fn run_analysis(
     let mut next = start + cfg.every;
     'run: while Instant::now() < end {
         let wake = next.min(end);
-        loop {
+        // Until the sample is due, even while lines keep coming.
+        while Instant::now() < wake {
             match engine.read(wake.saturating_duration_since(Instant::now())) {
                 Received::Line(t, l) => {
                     if l.starts_with("info") {

@@ -5,7 +5,7 @@ use super::load_openings;
 use shuai_tools::openings;
 use shuai_tools::soak::operator::Limits;
 use shuai_tools::soak::{run_soak, SoakConfig};
-use shuai_tools::spec::EngineSpec;
+use shuai_tools::spec::{EngineSpec, Protocol};
 use shuai_tools::tc::Limit;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -79,6 +79,12 @@ pub fn run(a: Args) -> Result<(), String> {
             .map(|t| Limit::parse_tc(t.trim()))
             .collect::<Result<Vec<_>, _>>()?;
     let engine = EngineSpec::parse(&a.engine, None)?;
+    if engine.proto != Protocol::Uci {
+        // UCCI answers a `stop` that meets an ended search with a
+        // `nobestmove`, so the operator's races could not be told from
+        // faults.
+        return Err("the soak drives the engine under test in UCI (proto=uci)".into());
+    }
     let mut opponent = EngineSpec::parse(&a.opponent, None)?;
     if opponent.name == engine.name {
         opponent.name.push_str("-opponent");

@@ -151,9 +151,16 @@ pub fn run_soak(cfg: &SoakConfig) -> Result<Tally, String> {
             limits: cfg.limits,
             max_hash_mb: cfg.max_hash_mb,
         };
-        let opp = opponent.get()?;
-        opp.new_game()
-            .map_err(|e| format!("the opponent failed at a new game: {e}"))?;
+        if opponent.get()?.new_game().is_err() {
+            // Restarted once: the soak is about the engine under test.
+            if let Some(e) = opponent.engine.as_mut() {
+                e.kill();
+            }
+            opponent
+                .get()?
+                .new_game()
+                .map_err(|e| format!("the opponent failed at a new game twice: {e}"))?;
+        }
         let eng = tested.get()?;
         let result = match op.new_game(eng, threads, hash_mb, new_game) {
             Err(fault) => Err(fault),

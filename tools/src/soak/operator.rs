@@ -552,45 +552,43 @@ impl Operator<'_> {
                         deadline_ms,
                     })
                 }
+                // Every line falls through to the checks below, so that a
+                // flood of `info` lines cannot hold off the deadline or the
+                // planned interjections.
                 Received::Line(t, line) => {
                     if line.trim() == "readyok" {
                         if let Some(r) = ready.take() {
                             self.tally.isready.add(ms(t.saturating_duration_since(r)));
                         }
-                        continue;
-                    }
-                    if line.starts_with("info") {
+                    } else if line.starts_with("info") {
                         info.update(proto, &line);
-                        continue;
-                    }
-                    let Some(b) = BestMove::parse(proto, &line) else {
-                        continue;
-                    };
-                    if let Some(check) = discard.pop_front() {
-                        if let Some(p) = check.filter(|p| !b.is_none() && !is_legal(p, &b)) {
-                            let what = format!(
-                                "'{line}' for a search stopped by a new go: not legal in {}",
-                                p.to_fen()
-                            );
-                            self.incident(IncidentKind::IllegalMove, what, engine);
+                    } else if let Some(b) = BestMove::parse(proto, &line) {
+                        if let Some(check) = discard.pop_front() {
+                            if let Some(p) = check.filter(|p| !b.is_none() && !is_legal(p, &b)) {
+                                let what = format!(
+                                    "'{line}' for a search stopped by a new go: not legal in {}",
+                                    p.to_fen()
+                                );
+                                self.incident(IncidentKind::IllegalMove, what, engine);
+                            }
+                        } else {
+                            let late = matches!(stopped, Some((_, true)));
+                            if let Some((ts, false)) = stopped {
+                                self.tally.stop.add(ms(t.saturating_duration_since(ts)));
+                            }
+                            if let Some(r) = ready {
+                                self.await_readyok(engine, r)?;
+                            }
+                            let elapsed_ms = ms(t.saturating_duration_since(start));
+                            let ponder = b.ponder.clone();
+                            return Ok(Searched {
+                                outcome: b.outcome(elapsed_ms, late),
+                                ponder,
+                                info,
+                                deadline_ms,
+                            });
                         }
-                        continue;
                     }
-                    let late = matches!(stopped, Some((_, true)));
-                    if let Some((ts, false)) = stopped {
-                        self.tally.stop.add(ms(t.saturating_duration_since(ts)));
-                    }
-                    if let Some(r) = ready {
-                        self.await_readyok(engine, r)?;
-                    }
-                    let elapsed_ms = ms(t.saturating_duration_since(start));
-                    let ponder = b.ponder.clone();
-                    return Ok(Searched {
-                        outcome: b.outcome(elapsed_ms, late),
-                        ponder,
-                        info,
-                        deadline_ms,
-                    });
                 }
                 Received::Timeout => {}
             }
