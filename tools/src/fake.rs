@@ -96,11 +96,9 @@ pub fn run(cfg: FakeConfig) {
                 say(&mut out, "id name fake");
                 say(&mut out, "ucciok");
             }
-            Some("isready") => {
-                if !(cfg.mode == Mode::Deaf && searches > cfg.after) {
-                    say(&mut out, "readyok");
-                }
-            }
+            // A deaf engine no longer answers.
+            Some("isready") if cfg.mode == Mode::Deaf && searches > cfg.after => {}
+            Some("isready") => say(&mut out, "readyok"),
             Some("quit") => return,
             Some("stop" | "ponderhit") => {
                 if let Some(h) = held.take() {

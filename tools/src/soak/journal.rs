@@ -136,9 +136,11 @@ mod tests {
 
     #[test]
     fn resumes_from_the_last_tally() {
-        let mut t = Tally::default();
-        t.games = 3;
-        t.hangs = 1;
+        let t = Tally {
+            games: 3,
+            hangs: 1,
+            ..Tally::default()
+        };
         let mut v = serde_json::to_value(&t).unwrap();
         v["type"] = json!("tally");
         let text = format!(

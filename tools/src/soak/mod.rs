@@ -174,6 +174,18 @@ pub fn run_soak(cfg: &SoakConfig) -> Result<Tally, String> {
                 play(&mut op, players, opening, &game_config(cfg, limit))
             }
         };
+        let line =
+            |result: String, termination: String, reason: String, moves: usize| journal::GameLine {
+                game: index,
+                tc: tc.clone(),
+                threads,
+                hash_mb,
+                tested_red: me == Color::Red,
+                result,
+                termination,
+                reason,
+                moves,
+            };
         let record = match result {
             Ok((end, moves)) => {
                 if let Some(kind) = tested_failure(&end, me) {
@@ -190,35 +202,16 @@ pub fn run_soak(cfg: &SoakConfig) -> Result<Tally, String> {
                 };
                 op.tally.wdl[wdl] += 1;
                 op.tally.clocks.entry(tc.clone()).or_default().moves += moves as u64;
-                journal::GameLine {
-                    game: index,
-                    tc: tc.clone(),
-                    threads,
-                    hash_mb,
-                    tested_red: me == Color::Red,
-                    result: end.0.pgn().to_string(),
-                    termination: end.1.name().to_string(),
-                    reason: end.2,
-                    moves,
-                }
+                line(end.0.pgn().into(), end.1.name().into(), end.2, moves)
             }
             Err(_) => {
                 // Counted as a loss: the engine under test failed.
                 op.tally.wdl[2] += 1;
-                journal::GameLine {
-                    game: index,
-                    tc: tc.clone(),
-                    threads,
-                    hash_mb,
-                    tested_red: me == Color::Red,
-                    result: "aborted".into(),
-                    termination: "aborted".into(),
-                    reason: op
-                        .incidents
-                        .last()
-                        .map_or(String::new(), |i| i.what.clone()),
-                    moves: op.ply / 2,
-                }
+                let why = op
+                    .incidents
+                    .last()
+                    .map_or(String::new(), |i| i.what.clone());
+                line("aborted".into(), "aborted".into(), why, op.ply / 2)
             }
         };
         let incidents = std::mem::take(&mut op.incidents);

@@ -227,7 +227,25 @@ impl Operator<'_> {
     pub fn isready(&mut self, engine: &mut Engine, kind: &str) -> Result<(), Fault> {
         self.tally.sent(kind);
         self.send(engine, "isready")?;
-        let sent = Instant::now();
+        if self.readyok_by(engine, Instant::now(), "waiting for readyok")? {
+            return Ok(());
+        }
+        let what = format!(
+            "isready ({kind}) not answered within {} ms",
+            ms(self.limits.isready)
+        );
+        Err(self.fault(IncidentKind::Hang, what, engine))
+    }
+
+    /// Waits for the `readyok` of the `isready` sent at `sent`, up to the
+    /// limit after it: whether it came. A `bestmove` on the way is a
+    /// protocol fault (`when` says where in the game).
+    fn readyok_by(
+        &mut self,
+        engine: &mut Engine,
+        sent: Instant,
+        when: &str,
+    ) -> Result<bool, Fault> {
         let end = sent + self.limits.isready;
         loop {
             match engine.read(end.saturating_duration_since(Instant::now())) {
@@ -235,23 +253,17 @@ impl Operator<'_> {
                     self.tally
                         .isready
                         .add(ms(t.saturating_duration_since(sent)));
-                    return Ok(());
+                    return Ok(true);
                 }
                 Received::Line(_, l) => {
                     if BestMove::parse(engine.spec.proto, &l).is_some() {
-                        let what = format!("'{l}' that nobody asked for (waiting for readyok)");
+                        let what = format!("'{l}' that nobody asked for ({when})");
                         self.incident(IncidentKind::Protocol, what, engine);
                     }
                 }
-                Received::Timeout => {
-                    let what = format!(
-                        "isready ({kind}) not answered within {} ms",
-                        ms(self.limits.isready)
-                    );
-                    return Err(self.fault(IncidentKind::Hang, what, engine));
-                }
+                Received::Timeout => return Ok(false),
                 Received::Ended => {
-                    let what = "the process ended waiting for readyok".to_string();
+                    let what = format!("the process ended {when}");
                     return Err(self.fault(IncidentKind::Crash, what, engine));
                 }
             }
@@ -366,7 +378,7 @@ impl Operator<'_> {
     ) -> Result<Option<Pondering>, Fault> {
         let Ok(m) = pos.parse_move(mv) else {
             let what = format!("ponder move {mv} is not legal in {}", pos.to_fen());
-            self.incident(IncidentKind::IllegalMove, what, engine);
+            self.incident(IncidentKind::Protocol, what, engine);
             return Ok(None);
         };
         let mut pondered = pos.clone();
@@ -482,7 +494,7 @@ impl Operator<'_> {
             plan.push(at(&mut self.rng, Interjection::PositionGo));
         }
         // Latest first, so that `pop` gives the next one.
-        plan.sort_by(|a, b| b.0.cmp(&a.0));
+        plan.sort_by_key(|p| std::cmp::Reverse(p.0));
         plan
     }
 
@@ -649,37 +661,16 @@ impl Operator<'_> {
     }
 
     /// After the answer of a search, the `readyok` still due for the
-    /// `isready` sent at `sent`.
+    /// `isready` sent at `sent`: late is a hang, but the game goes on.
     fn await_readyok(&mut self, engine: &mut Engine, sent: Instant) -> Result<(), Fault> {
-        let end = sent + self.limits.isready;
-        loop {
-            match engine.read(end.saturating_duration_since(Instant::now())) {
-                Received::Line(t, l) if l.trim() == "readyok" => {
-                    self.tally
-                        .isready
-                        .add(ms(t.saturating_duration_since(sent)));
-                    return Ok(());
-                }
-                Received::Line(_, l) => {
-                    if BestMove::parse(engine.spec.proto, &l).is_some() {
-                        let what = format!("'{l}' that nobody asked for (after a search)");
-                        self.incident(IncidentKind::Protocol, what, engine);
-                    }
-                }
-                Received::Timeout => {
-                    let what = format!(
-                        "isready sent during a search not answered within {} ms",
-                        ms(self.limits.isready)
-                    );
-                    self.incident(IncidentKind::Hang, what, engine);
-                    return Ok(());
-                }
-                Received::Ended => {
-                    let what = "the process ended waiting for readyok".to_string();
-                    return Err(self.fault(IncidentKind::Crash, what, engine));
-                }
-            }
+        if !self.readyok_by(engine, sent, "after a search")? {
+            let what = format!(
+                "isready sent during a search not answered within {} ms",
+                ms(self.limits.isready)
+            );
+            self.incident(IncidentKind::Hang, what, engine);
         }
+        Ok(())
     }
 }
 

@@ -24,7 +24,7 @@ pub enum IncidentKind {
     TimeLoss,
     /// A protocol breach that is none of the above: a `bestmove` nobody
     /// asked for, one during a ponder search before `ponderhit`/`stop`, no
-    /// move with legal moves on the board.
+    /// move with legal moves on the board, an illegal `ponder` move.
     Protocol,
 }
 
