@@ -6,6 +6,7 @@
 //! the time to `bestmove` when the line was read, not when it was handled.
 
 use crate::spec::{EngineSpec, Protocol};
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -166,6 +167,92 @@ pub enum GoOutcome {
     Crash,
 }
 
+/// A `bestmove` (or UCCI `nobestmove`) line, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move as the engine wrote it; empty for no move.
+    pub raw: String,
+    /// The move in ICCS with ranks 0–9, if it has the form of a move.
+    pub iccs: Option<String>,
+    /// The `ponder` move in ICCS (ranks 0–9), if one was given.
+    pub ponder: Option<String>,
+    /// Whether the engine appended `resign` (UCCI).
+    pub resign: bool,
+}
+
+impl BestMove {
+    /// Reads `bestmove X [ponder Y] [resign]` or `nobestmove`; `None` for
+    /// any other line.
+    pub fn parse(proto: Protocol, line: &str) -> Option<BestMove> {
+        let mut toks = line.split_whitespace();
+        match toks.next()? {
+            "nobestmove" => Some(BestMove {
+                raw: String::new(),
+                iccs: None,
+                ponder: None,
+                resign: false,
+            }),
+            "bestmove" => {
+                let raw = toks.next().unwrap_or("");
+                let rest: Vec<&str> = toks.collect();
+                let ponder = rest
+                    .iter()
+                    .position(|t| *t == "ponder")
+                    .and_then(|i| rest.get(i + 1))
+                    .and_then(|m| proto.move_from_engine(m));
+                let none = raw.is_empty() || raw == "(none)" || raw == "0000" || raw == "none";
+                Some(BestMove {
+                    raw: if none { String::new() } else { raw.to_string() },
+                    iccs: if none {
+                        None
+                    } else {
+                        proto.move_from_engine(raw)
+                    },
+                    ponder,
+                    resign: rest.contains(&"resign"),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the engine answered without a move.
+    pub fn is_none(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    /// How a `go` ended with this answer `elapsed_ms` after it, `late`
+    /// if it came only after the runner's `stop` at the deadline.
+    pub fn outcome(self, elapsed_ms: u64, late: bool) -> GoOutcome {
+        if late {
+            GoOutcome::Late { elapsed_ms }
+        } else if self.is_none() {
+            GoOutcome::NoMove { elapsed_ms }
+        } else {
+            GoOutcome::Move {
+                raw: self.raw,
+                iccs: self.iccs,
+                elapsed_ms,
+                resign: self.resign,
+            }
+        }
+    }
+}
+
+/// What [`Engine::read`] got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Received {
+    /// A line, with the time it was read from the pipe.
+    Line(Instant, String),
+    /// Nothing within the time allowed.
+    Timeout,
+    /// The engine's output ended: it exited or closed its pipe.
+    Ended,
+}
+
+/// Lines of traffic each engine keeps for reports ([`Engine::recent_lines`]).
+const RECENT_LINES: usize = 60;
+
 enum Msg {
     Line(Instant, String),
     Eof,
@@ -184,6 +271,8 @@ pub struct Engine {
     dead: bool,
     log: Option<(CommLog, String)>,
     epoch: Instant,
+    /// The last lines exchanged, time-stamped, for crash and hang reports.
+    recent: VecDeque<String>,
     /// What the engine printed between the options of its spec (`opt.X=`)
     /// and `readyok`: an engine that is happy with its options prints
     /// nothing there, so these are usually complaints (an unknown option, an
@@ -244,6 +333,7 @@ impl Engine {
             dead: false,
             log: log.map(|l| (l, tag.to_string())),
             epoch: Instant::now(),
+            recent: VecDeque::with_capacity(RECENT_LINES),
             option_replies: Vec::new(),
         };
         e.handshake()
@@ -270,11 +360,7 @@ impl Engine {
             self.sync()?;
         }
         for (name, value) in self.spec.options.clone() {
-            let line = match proto {
-                Protocol::Ucci => format!("setoption {name} {value}"),
-                _ => format!("setoption name {name} value {value}"),
-            };
-            self.send(&line)?;
+            self.set_option(&name, &value)?;
         }
         self.send("isready")?;
         self.option_replies = self.wait_for("readyok", HANDSHAKE_TIMEOUT)?;
@@ -301,7 +387,34 @@ impl Engine {
         self.dead
     }
 
-    fn log_line(&self, dir: &str, line: &str) {
+    /// Sends `setoption` in the engine's protocol (UCCI: `setoption NAME
+    /// VALUE`; UCI: `setoption name NAME value VALUE`).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let line = match self.spec.proto {
+            Protocol::Ucci => format!("setoption {name} {value}"),
+            _ => format!("setoption name {name} value {value}"),
+        };
+        self.send(&line)
+    }
+
+    /// The operating system's id of the engine's process.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The last lines exchanged (up to 60, oldest first), each as
+    /// `SECONDS > line` (sent) or `SECONDS < line` (read), so a crash or a
+    /// hang can be reported with what led to it.
+    pub fn recent_lines(&self) -> Vec<String> {
+        self.recent.iter().cloned().collect()
+    }
+
+    fn log_line(&mut self, dir: &str, line: &str) {
+        if self.recent.len() == RECENT_LINES {
+            self.recent.pop_front();
+        }
+        let secs = self.epoch.elapsed().as_secs_f64();
+        self.recent.push_back(format!("{secs:.3} {dir} {line}"));
         if let Some((log, tag)) = &self.log {
             if let Ok(mut f) = log.lock() {
                 let _ = writeln!(
@@ -321,6 +434,15 @@ impl Engine {
             self.dead = true;
             format!("cannot write to the engine: {e}")
         })
+    }
+
+    /// Waits up to `timeout` for the engine's next line.
+    pub fn read(&mut self, timeout: Duration) -> Received {
+        match self.recv(timeout) {
+            Ok(Some((t, l))) => Received::Line(t, l),
+            Ok(None) => Received::Timeout,
+            Err(()) => Received::Ended,
+        }
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Option<(Instant, String)>, ()> {
@@ -410,36 +532,11 @@ impl Engine {
                 }
             };
             let elapsed_ms = t.saturating_duration_since(start).as_millis() as u64;
-            let mut toks = line.split_whitespace();
-            match toks.next() {
-                Some("info") => {
-                    info.update(proto, &line);
-                    on_info(elapsed_ms, info);
-                }
-                Some("nobestmove") => {
-                    return if stopped {
-                        GoOutcome::Late { elapsed_ms }
-                    } else {
-                        GoOutcome::NoMove { elapsed_ms }
-                    };
-                }
-                Some("bestmove") => {
-                    if stopped {
-                        return GoOutcome::Late { elapsed_ms };
-                    }
-                    let raw = toks.next().unwrap_or("").to_string();
-                    let rest: Vec<&str> = toks.collect();
-                    if raw.is_empty() || raw == "(none)" || raw == "0000" || raw == "none" {
-                        return GoOutcome::NoMove { elapsed_ms };
-                    }
-                    return GoOutcome::Move {
-                        iccs: proto.move_from_engine(&raw),
-                        raw,
-                        elapsed_ms,
-                        resign: rest.contains(&"resign"),
-                    };
-                }
-                _ => {}
+            if line.starts_with("info") {
+                info.update(proto, &line);
+                on_info(elapsed_ms, info);
+            } else if let Some(b) = BestMove::parse(proto, &line) {
+                return b.outcome(elapsed_ms, stopped);
             }
         }
     }

@@ -2,7 +2,9 @@
 //! fake-engine`, hidden from the help): it speaks UCI or UCCI, plays a
 //! legal move chosen from the position's key, and after `--after` searches
 //! misbehaves as told: an illegal move, a crash, silence, a late move, no
-//! move, garbage or a resignation.
+//! move, garbage, a resignation or no more `readyok`. It ponders as UCI
+//! asks: `bestmove … ponder …`, and a `go ponder` or `go infinite` holds
+//! its answer until `ponderhit`, `stop` or the next `go`.
 
 use shuai_board::Position;
 use std::io::{BufRead, Write};
@@ -30,6 +32,8 @@ pub enum Mode {
     /// Play `--script` move number k when the position command carries k
     /// moves (a legal move when the script has none).
     Script,
+    /// Moves as `good`, but no longer answers `isready`.
+    Deaf,
 }
 
 /// Settings of the fake engine.
@@ -47,6 +51,8 @@ pub struct FakeConfig {
     pub ranks1: bool,
     /// Moves (ICCS, ranks 0–9) for `script` mode.
     pub script: Vec<String>,
+    /// Time each search takes, ms (the engine reads nothing meanwhile).
+    pub think_ms: u64,
 }
 
 fn to_engine(m: &str, ranks1: bool) -> String {
@@ -72,13 +78,15 @@ pub fn run(cfg: FakeConfig) {
     let mut pos = Position::startpos();
     let mut searches = 0u32;
     let mut plies = 0usize;
+    // The answer of a ponder or infinite search, held until it ends.
+    let mut held: Option<String> = None;
+    let say = |out: &mut std::io::Stdout, s: &str| {
+        let _ = writeln!(out, "{s}");
+        let _ = out.flush();
+    };
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let toks: Vec<&str> = line.split_whitespace().collect();
-        let say = |out: &mut std::io::Stdout, s: &str| {
-            let _ = writeln!(out, "{s}");
-            let _ = out.flush();
-        };
         match toks.first().copied() {
             Some("uci") => {
                 say(&mut out, "id name fake");
@@ -88,8 +96,15 @@ pub fn run(cfg: FakeConfig) {
                 say(&mut out, "id name fake");
                 say(&mut out, "ucciok");
             }
+            // A deaf engine no longer answers.
+            Some("isready") if cfg.mode == Mode::Deaf && searches > cfg.after => {}
             Some("isready") => say(&mut out, "readyok"),
             Some("quit") => return,
+            Some("stop" | "ponderhit") => {
+                if let Some(h) = held.take() {
+                    say(&mut out, &h);
+                }
+            }
             Some("position") => {
                 let fen_end = toks
                     .iter()
@@ -113,54 +128,80 @@ pub fn run(cfg: FakeConfig) {
                 pos = p;
             }
             Some("go") => {
+                // A go during a held search ends it first.
+                if let Some(h) = held.take() {
+                    say(&mut out, &h);
+                }
                 searches += 1;
-                let legal = pos.legal_moves();
-                let scripted = (cfg.mode == Mode::Script)
-                    .then(|| cfg.script.get(plies))
-                    .flatten()
-                    .filter(|m| pos.parse_move(m).is_ok());
-                let pick = if let Some(m) = scripted {
-                    Some(m.clone())
-                } else if legal.is_empty() {
-                    None
-                } else {
-                    let slice = legal.as_slice();
-                    Some(slice[(pos.key() % slice.len() as u64) as usize].to_string())
-                };
+                if cfg.think_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(cfg.think_ms));
+                }
+                let hold = toks.contains(&"ponder") || toks.contains(&"infinite");
                 let misbehave = searches > cfg.after;
                 let mode = if misbehave { cfg.mode } else { Mode::Good };
-                let answer = |out: &mut std::io::Stdout, suffix: &str| match &pick {
-                    Some(m) => {
-                        let m = to_engine(m, cfg.ranks1);
-                        say(
-                            out,
-                            &format!(
-                                "info depth 1 score cp {} nodes 100 time 1 pv {m}",
-                                cfg.score
-                            ),
-                        );
-                        say(out, &format!("bestmove {m}{suffix}"));
-                    }
-                    None => say(out, "bestmove (none)"),
+                let lines = answer(&pos, plies, mode, &cfg);
+                let Some((last, infos)) = lines.split_last() else {
+                    continue;
                 };
-                match mode {
-                    Mode::Good | Mode::Script => answer(&mut out, ""),
-                    Mode::Illegal => say(
-                        &mut out,
-                        &format!("bestmove {}", to_engine("e0e5", cfg.ranks1)),
-                    ),
-                    Mode::Crash => std::process::exit(3),
-                    Mode::Silent => {}
-                    Mode::Late => {
-                        std::thread::sleep(Duration::from_millis(cfg.delay_ms));
-                        answer(&mut out, "");
-                    }
-                    Mode::Nomove => say(&mut out, "bestmove (none)"),
-                    Mode::Garbage => say(&mut out, "bestmove xyz"),
-                    Mode::Resign => answer(&mut out, " resign"),
+                for l in infos {
+                    say(&mut out, l);
+                }
+                if hold {
+                    held = Some(last.clone());
+                } else {
+                    say(&mut out, last);
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// A legal move of `pos`: the script's for ply `plies` in `script` mode,
+/// otherwise one chosen by the position's key.
+fn pick(pos: &Position, plies: usize, cfg: &FakeConfig) -> Option<shuai_board::Move> {
+    let scripted = (cfg.mode == Mode::Script)
+        .then(|| cfg.script.get(plies))
+        .flatten()
+        .and_then(|m| pos.parse_move(m).ok());
+    let legal = pos.legal_moves();
+    let slice = legal.as_slice();
+    scripted
+        .or_else(|| (!slice.is_empty()).then(|| slice[(pos.key() % slice.len() as u64) as usize]))
+}
+
+/// The lines answering a `go` in `mode`, the `bestmove` last (none at
+/// all when silent). A mode that exits does so here.
+fn answer(pos: &Position, plies: usize, mode: Mode, cfg: &FakeConfig) -> Vec<String> {
+    let Some(mv) = pick(pos, plies, cfg) else {
+        return vec!["bestmove (none)".into()];
+    };
+    let m = to_engine(&mv.to_string(), cfg.ranks1);
+    let mut after = pos.clone();
+    after.make_move(mv);
+    let ponder = pick(&after, plies + 1, cfg)
+        .map(|r| format!(" ponder {}", to_engine(&r.to_string(), cfg.ranks1)))
+        .unwrap_or_default();
+    let good = |suffix: &str| {
+        vec![
+            format!(
+                "info depth 1 score cp {} nodes 100 time 1 pv {m}",
+                cfg.score
+            ),
+            format!("bestmove {m}{suffix}"),
+        ]
+    };
+    match mode {
+        Mode::Good | Mode::Script | Mode::Deaf => good(&ponder),
+        Mode::Illegal => vec![format!("bestmove {}", to_engine("e0e5", cfg.ranks1))],
+        Mode::Crash => std::process::exit(3),
+        Mode::Silent => Vec::new(),
+        Mode::Late => {
+            std::thread::sleep(Duration::from_millis(cfg.delay_ms));
+            good("")
+        }
+        Mode::Nomove => vec!["bestmove (none)".into()],
+        Mode::Garbage => vec!["bestmove xyz".into()],
+        Mode::Resign => good(" resign"),
     }
 }

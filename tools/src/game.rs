@@ -391,14 +391,19 @@ pub struct GameRecord {
     pub needs_restart: [bool; 2],
 }
 
-fn side_name(c: Color) -> &'static str {
+pub(crate) fn side_name(c: Color) -> &'static str {
     match c {
         Color::Red => "Red",
         Color::Black => "Black",
     }
 }
 
-fn go_command(proto: Protocol, limit: &Limit, clocks: &[Clock; 2], stm: Color) -> String {
+pub(crate) fn go_command(
+    proto: Protocol,
+    limit: &Limit,
+    clocks: &[Clock; 2],
+    stm: Color,
+) -> String {
     match *limit {
         Limit::Clock { inc_ms, .. } => {
             let (red, black) = (&clocks[0], &clocks[1]);
@@ -440,17 +445,17 @@ fn go_command(proto: Protocol, limit: &Limit, clocks: &[Clock; 2], stm: Color) -
 }
 
 /// How a game ended: the result, its kind, and the reason in plain words.
-type Ending = (Outcome, Termination, String);
+pub(crate) type Ending = (Outcome, Termination, String);
 
 /// A game in progress: the position, what was played, the clocks and what
 /// the runner must remember of each engine.
-struct Game<'a> {
+pub(crate) struct Game<'a> {
     opening: &'a EpdLine,
-    pos: Position,
+    pub(crate) pos: Position,
     /// All moves in ICCS, book moves first.
     moves: Vec<String>,
-    played: Vec<PlayedMove>,
-    clocks: [Clock; 2],
+    pub(crate) played: Vec<PlayedMove>,
+    pub(crate) clocks: [Clock; 2],
     totals: [SearchTotals; 2],
     needs_restart: [bool; 2],
     /// For UCCI: the FEN after the last capture, and where in `moves` the
@@ -463,7 +468,7 @@ struct Game<'a> {
 
 impl<'a> Game<'a> {
     /// The game at the end of `opening`'s book moves.
-    fn new(opening: &'a EpdLine, limits: &[Limit; 2]) -> Game<'a> {
+    pub(crate) fn new(opening: &'a EpdLine, limits: &[Limit; 2]) -> Game<'a> {
         let mut game = Game {
             opening,
             pos: opening.position(),
@@ -518,7 +523,7 @@ impl<'a> Game<'a> {
 
     /// The referee's word before the side to move searches: the rules'
     /// verdict, the maximum length, or score adjudication.
-    fn referee(&self, cfg: &GameConfig) -> Option<Ending> {
+    pub(crate) fn referee(&self, cfg: &GameConfig) -> Option<Ending> {
         if let Some(v) = judge_game_end_with(&self.pos, &cfg.rules) {
             let result = match v.winner(self.pos.side_to_move()) {
                 Some(c) => Outcome::win_for(c),
@@ -542,7 +547,7 @@ impl<'a> Game<'a> {
     /// The `position` command for an engine speaking `proto`: UCCI gets the
     /// position after the last capture and the moves since, the others the
     /// opening and every move.
-    fn position_command(&self, proto: Protocol) -> String {
+    pub(crate) fn position_command(&self, proto: Protocol) -> String {
         let (fen, from) = match proto {
             Protocol::Ucci => (self.irrev_fen.as_str(), self.irrev_from),
             _ => (self.opening.fen.as_str(), 0),
@@ -601,7 +606,7 @@ impl SearchTotals {
 }
 
 /// How long the runner waits for a move under `limit` with `clock`.
-fn deadline_ms(limit: &Limit, clock: &Clock, cfg: &GameConfig) -> u64 {
+pub(crate) fn deadline_ms(limit: &Limit, clock: &Clock, cfg: &GameConfig) -> u64 {
     match *limit {
         Limit::Clock { .. } => clock.remaining_ms + cfg.margin_ms,
         Limit::MoveTime(ms) => ms + cfg.margin_ms,
@@ -724,60 +729,91 @@ fn play_moves(
         if let Some(ending) = game.referee(cfg) {
             return ending;
         }
-        let stm = game.pos.side_to_move();
-        let me = stm.index();
+        let me = game.pos.side_to_move().index();
         let engine = engines[me].as_deref_mut().expect("checked at the start");
-        let proto = engine.spec.proto;
-        let limit = limits[me];
-        let deadline_ms = deadline_ms(&limit, &game.clocks[me], cfg);
-        let mut info = SearchInfo::default();
-        let outcome = engine.go(
-            &game.position_command(proto),
-            &go_command(proto, &limit, &game.clocks, stm),
-            Duration::from_millis(deadline_ms),
-            Duration::from_millis(cfg.stop_grace_ms),
-            &mut info,
-            &mut |_, _| {},
-        );
-        let who = format!("{} ({})", side_name(stm), names[me]);
-        let lose = |(t, why): (Termination, String)| (Outcome::win_for(!stm), t, why);
-        let a = match answer(
-            outcome,
-            engine,
-            &who,
-            deadline_ms,
-            &mut game.needs_restart[me],
-        ) {
-            Ok(a) => a,
-            Err(loss) => return lose(loss),
-        };
-        let Some(Ok(mv)) = a.iccs.as_deref().map(|m| game.pos.parse_move(m)) else {
-            return lose((
-                Termination::IllegalMove,
-                format!(
-                    "{who} played '{}', which is not a legal move in {}; it loses.",
-                    a.raw,
-                    game.pos.to_fen()
-                ),
-            ));
-        };
-        if !game.clocks[me].charge(&limit, a.elapsed_ms, cfg.margin_ms) {
-            return lose((
-                Termination::TimeForfeit,
-                format!(
-                    "{who} used {} ms with less time left; it loses on time.",
-                    a.elapsed_ms
-                ),
-            ));
-        }
-        game.record_move(mv, &info, a.elapsed_ms);
-        if a.resign {
-            return lose((
-                Termination::Resign,
-                format!("{who} resigned with its move."),
-            ));
+        if let Err(ending) = engine_move(game, engine, names[me], &limits[me], cfg) {
+            return ending;
         }
     }
+}
+
+/// The side to move's engine searches under `limit` and its move is
+/// judged and played; `Err` is how the game ended instead.
+pub(crate) fn engine_move(
+    game: &mut Game<'_>,
+    engine: &mut Engine,
+    name: &str,
+    limit: &Limit,
+    cfg: &GameConfig,
+) -> Result<(), Ending> {
+    let stm = game.pos.side_to_move();
+    let proto = engine.spec.proto;
+    let deadline_ms = deadline_ms(limit, &game.clocks[stm.index()], cfg);
+    let mut info = SearchInfo::default();
+    let outcome = engine.go(
+        &game.position_command(proto),
+        &go_command(proto, limit, &game.clocks, stm),
+        Duration::from_millis(deadline_ms),
+        Duration::from_millis(cfg.stop_grace_ms),
+        &mut info,
+        &mut |_, _| {},
+    );
+    conclude_move(game, engine, name, limit, cfg, outcome, &info, deadline_ms)
+}
+
+/// Judges how the side to move's search ended (`outcome`, with what it
+/// reported in `info`, waited for up to `deadline_ms`): a legal move in
+/// time is charged to the clock and played; anything else ends the game.
+#[allow(clippy::too_many_arguments)] // one call's worth of game state
+pub(crate) fn conclude_move(
+    game: &mut Game<'_>,
+    engine: &Engine,
+    name: &str,
+    limit: &Limit,
+    cfg: &GameConfig,
+    outcome: GoOutcome,
+    info: &SearchInfo,
+    deadline_ms: u64,
+) -> Result<(), Ending> {
+    let stm = game.pos.side_to_move();
+    let me = stm.index();
+    let who = format!("{} ({name})", side_name(stm));
+    let lose = |(t, why): (Termination, String)| (Outcome::win_for(!stm), t, why);
+    let a = answer(
+        outcome,
+        engine,
+        &who,
+        deadline_ms,
+        &mut game.needs_restart[me],
+    )
+    .map_err(lose)?;
+    let Some(Ok(mv)) = a.iccs.as_deref().map(|m| game.pos.parse_move(m)) else {
+        return Err(lose((
+            Termination::IllegalMove,
+            format!(
+                "{who} played '{}', which is not a legal move in {}; it loses.",
+                a.raw,
+                game.pos.to_fen()
+            ),
+        )));
+    };
+    if !game.clocks[me].charge(limit, a.elapsed_ms, cfg.margin_ms) {
+        return Err(lose((
+            Termination::TimeForfeit,
+            format!(
+                "{who} used {} ms with less time left; it loses on time.",
+                a.elapsed_ms
+            ),
+        )));
+    }
+    game.record_move(mv, info, a.elapsed_ms);
+    if a.resign {
+        return Err(lose((
+            Termination::Resign,
+            format!("{who} resigned with its move."),
+        )));
+    }
+    Ok(())
 }
 
 /// Score-based adjudication over the Red-view scores of the engine moves.

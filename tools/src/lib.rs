@@ -4,7 +4,7 @@
 //! opening-book builder (`book build`, games to `.obk`), self-play data
 //! generation (`datagen`) and its files (`data`), weight tuning (`tune`,
 //! `weights-rs`), network training (`train`) and SPSA tuning of the search
-//! (`spsa`). The `shuai-tools` binary only turns its arguments into these
+//! (`spsa`), the hostile-operator soak (`soak`) and the long-analysis check (`analysis`). The `shuai-tools` binary only turns its arguments into these
 //! modules' configurations (tools/src/cmd).
 //!
 //! The runner speaks UCI with ranks 0–9 (Pikafish, Shuai), UCCI
@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod book;
 pub mod book_build;
 pub mod data;
@@ -26,6 +27,7 @@ pub mod pgn;
 pub mod progress;
 pub mod runner;
 pub mod rustgen;
+pub mod soak;
 pub mod spec;
 pub mod spsa;
 pub mod stats;

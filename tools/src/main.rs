@@ -1,6 +1,6 @@
 //! `shuai-tools`: the command line of Shuai's development tools (matches,
 //! test suites, opening books, self-play data, weight tuning, network
-//! training, data files, SPSA). This file only parses the arguments and
+//! training, data files, SPSA, the soak and the long analysis). This file only parses the arguments and
 //! hands them to the subcommand's module in `cmd`; the work is done by the
 //! `shuai_tools` library.
 
@@ -51,6 +51,11 @@ enum Command {
     /// Tune the search's constants (search/src/params.rs) by SPSA with games between perturbed settings; resumable.
     #[command(long_about = cmd::spsa::ABOUT)]
     Spsa(Box<cmd::spsa::Args>),
+    /// Hostile-operator soak: games at fast clocks with Threads/Hash changes, pondering and random interjections; counts crashes, hangs, illegal moves, time losses. Resumable.
+    #[command(long_about = cmd::soak::ABOUT)]
+    Soak(Box<cmd::soak::Args>),
+    /// Long `go infinite`: resident memory sampled each minute, the info stream and stop's delay checked.
+    Analysis(cmd::analysis::Args),
     /// A scripted fake engine for tests.
     #[command(hide = true)]
     FakeEngine(cmd::fake_engine::Args),
@@ -69,6 +74,8 @@ fn main() -> ExitCode {
         Command::Egtb { command } => cmd::egtb::run(command),
         Command::WeightsRs(a) => cmd::weights_rs::run(a),
         Command::Spsa(a) => cmd::spsa::run(*a),
+        Command::Soak(a) => cmd::soak::run(*a),
+        Command::Analysis(a) => cmd::analysis::run(a),
         Command::FakeEngine(a) => cmd::fake_engine::run(a),
     };
     match r {

@@ -18,6 +18,8 @@ pub struct Args {
     ranks1: bool,
     #[arg(long, default_value = "")]
     script: String,
+    #[arg(long, default_value_t = 0)]
+    think: u64,
 }
 
 /// Runs the fake engine on stdin and stdout until `quit`.
@@ -29,6 +31,7 @@ pub fn run(a: Args) -> Result<(), String> {
         score: a.score,
         ranks1: a.ranks1,
         script: a.script.split_whitespace().map(str::to_string).collect(),
+        think_ms: a.think,
     });
     Ok(())
 }

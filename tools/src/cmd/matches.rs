@@ -1,10 +1,10 @@
 //! `shuai-tools match`: a match between two engines, judged by the board
 //! crate's rules, with optional SPRT, PGN and JSON output.
 
-use super::{write_json, LimitArgs};
+use super::{load_openings, write_json, LimitArgs};
 use shuai_board::rules::{RuleBook, RuleOptions};
 use shuai_tools::game::{DrawRule, GameConfig, ResignRule};
-use shuai_tools::openings::{self, DEFAULT_BOOK, DEFAULT_BOOK_NAME};
+use shuai_tools::openings;
 use shuai_tools::pgn::{Notation, PgnContext};
 use shuai_tools::runner::{run_match, summary, MatchConfig};
 use shuai_tools::spec::{EngineConfig, EngineSpec};
@@ -109,13 +109,7 @@ pub fn run(a: Args) -> Result<(), String> {
             .unwrap_or(0);
         (t ^ (std::process::id() as u64).rotate_left(32)) % 1_000_000_000
     });
-    let (book, book_name) = match &a.openings {
-        Some(p) => (openings::load(p)?, p.display().to_string()),
-        None => (
-            openings::parse_text(DEFAULT_BOOK)?,
-            DEFAULT_BOOK_NAME.to_string(),
-        ),
-    };
+    let (book, book_name) = load_openings(a.openings.as_deref())?;
     let sprt = match &a.sprt {
         Some(v) => Some(Sprt::parse(&v.join(","))?),
         None => None,

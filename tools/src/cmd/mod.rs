@@ -6,12 +6,14 @@
 //!
 //! The helpers below are shared by several subcommands.
 
+pub mod analysis;
 pub mod book;
 pub mod data;
 pub mod datagen;
 pub mod egtb;
 pub mod fake_engine;
 pub mod matches;
+pub mod soak;
 pub mod spsa;
 pub mod suite;
 pub mod train;
@@ -20,6 +22,7 @@ pub mod weights_rs;
 
 use clap::{ArgGroup, Args};
 use shuai_tools::data::{Format, PackedPosition};
+use shuai_tools::openings::{self, EpdLine, DEFAULT_BOOK, DEFAULT_BOOK_NAME};
 use shuai_tools::tc::Limit;
 use std::path::{Path, PathBuf};
 
@@ -59,6 +62,18 @@ impl LimitArgs {
         }
         Err("give one of --tc, --nodes, --depth, --movetime".into())
     }
+}
+
+/// The openings of `--openings FILE`, or the built-in balanced book, with
+/// the name reports give them.
+fn load_openings(path: Option<&Path>) -> Result<(Vec<EpdLine>, String), String> {
+    Ok(match path {
+        Some(p) => (openings::load(p)?, p.display().to_string()),
+        None => (
+            openings::parse_text(DEFAULT_BOOK)?,
+            DEFAULT_BOOK_NAME.to_string(),
+        ),
+    })
 }
 
 /// Writes `value` to `path` as pretty JSON.
