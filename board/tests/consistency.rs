@@ -174,3 +174,39 @@ fn earlier_occurrences_find_repetitions_back_to_the_last_capture_or_null() {
     play(&mut pos, "h2h9 i9h9");
     assert_eq!(pos.earlier_occurrences().count(), 0);
 }
+
+/// Every legal move of every position in random games, classified under
+/// both rule books, without a panic. The capture-heavy games reach the
+/// thin positions where a king stands next to loose pieces; seed 1 met
+/// the first crash of the exchange judge (a king taking a protected piece)
+/// in its 45th game.
+#[test]
+fn classifying_any_move_of_random_games_never_panics() {
+    use shuai_board::rules::{classify_move_with, RuleBook, RuleOptions};
+    let mut rng = Rng::new(1);
+    for _ in 0..100 {
+        let mut pos = Position::from_fen(START_FEN).unwrap();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &m in moves.iter() {
+                for book in [RuleBook::Chinese, RuleBook::Asian] {
+                    let opts = RuleOptions {
+                        book,
+                        ..RuleOptions::default()
+                    };
+                    classify_move_with(&pos, m, &opts);
+                }
+            }
+            let captures = pos.legal_captures();
+            let m = if !captures.is_empty() && rng.below(3) == 0 {
+                captures[rng.below(captures.len() as u64) as usize]
+            } else {
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            pos.make_move(m);
+        }
+    }
+}

@@ -295,6 +295,16 @@ fn swap(pos: &mut Position, sq: Square, on_sq: i32, depth: u32, legal: bool) -> 
     if attackers.is_empty() {
         return 0;
     }
+    // A king on `sq` stepped there where it could be taken: [`gains`]
+    // judges a capture with its own legality aside, and a king that takes
+    // a protected piece is such a capture. Taking the king ends the
+    // exchange; there is no position after it to look into.
+    if pos
+        .piece_at(sq)
+        .is_some_and(|p| p.kind() == PieceKind::King)
+    {
+        return on_sq;
+    }
     let mut best = 0;
     const ORDER: [PieceKind; 7] = [
         PieceKind::Pawn,
@@ -567,6 +577,7 @@ impl Found {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::RuleBook;
 
     fn class(fen: &str, mv: &str) -> MoveClass {
         let pos = Position::from_fen(fen).unwrap();
@@ -595,6 +606,43 @@ mod tests {
             class("r4k3/9/9/9/n8/9/9/9/9/1R1K5 w", "b0a0"),
             MoveClass::Idle
         );
+    }
+
+    /// Found by random games (the search crashed on it in a datagen run):
+    /// before the advisor takes the rook, the king's capture of the cannon
+    /// it now chases was illegal (the rook protected the cannon), and the
+    /// exchange that judged it took the king and then looked for it.
+    #[test]
+    fn a_king_taking_a_protected_piece_ends_the_exchange() {
+        let fens = [
+            ("4kC3/4a4/5R3/9/2p3P2/7N1/2P6/5A3/2N6/2B2KB2 b", "e8f7"),
+            (
+                "2ba1k2r/r3RC2n/9/p1p1n4/6b2/9/2P3P2/4B3N/4A4/1NC1Kc3 b",
+                "d9e8",
+            ),
+            (
+                "1R1Ck2n1/4a4/4b4/6p2/8p/P1P6/3C2P2/9/4R4/2BAK1BN1 b",
+                "e7c9",
+            ),
+            (
+                "1r1a1ab2/4k4/4br3/p1p6/3C5/6p2/P1P3P1P/8B/9/3AKn2R w",
+                "d5f5",
+            ),
+        ];
+        for (fen, mv) in fens {
+            for book in [RuleBook::Chinese, RuleBook::Asian] {
+                let pos = Position::from_fen(fen).unwrap();
+                let m = pos.parse_move(mv).unwrap();
+                let opts = RuleOptions {
+                    book,
+                    ..RuleOptions::default()
+                };
+                let _ = classify_move_with(&pos, m, &opts);
+            }
+        }
+        // The first: the advisor takes the rook, and the king could now
+        // take the cannon; a king's attack alone is no chase.
+        assert_eq!(class(fens[0].0, fens[0].1), MoveClass::Idle);
     }
 
     #[test]
