@@ -148,6 +148,10 @@ pub struct GameRecord {
     pub plies: usize,
     /// Quiet positions kept.
     pub positions: Vec<KeptPosition>,
+    /// Why the game could not be played, when the program failed on it
+    /// (a panic): it is kept as an empty game, so the stream's numbering,
+    /// and with it every later game, stays what an unbroken run plays.
+    pub failure: Option<String>,
 }
 
 /// A quiet position kept for training.
@@ -284,6 +288,37 @@ pub fn play_game(cfg: &DatagenConfig, index: usize) -> GameRecord {
         result: red_result,
         plies,
         positions,
+        failure: None,
+    }
+}
+
+/// [`play_game`], with a panic caught: see [`guarded`].
+pub fn play_game_guarded(cfg: &DatagenConfig, index: usize) -> GameRecord {
+    guarded(|| play_game(cfg, index))
+}
+
+/// Runs `play`, turning a panic into an empty game that says why: a bug
+/// met in one game of a long run costs that game, not the hours of games
+/// still to come. The panic message and its place still reach stderr
+/// through the panic hook.
+pub fn guarded(play: impl FnOnce() -> GameRecord) -> GameRecord {
+    // Unwind safety: a game's searcher and position are its own and are
+    // dropped with it; what it shares (the configuration) it only reads.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(play)) {
+        Ok(g) => g,
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            GameRecord {
+                result: 0.5,
+                plies: 0,
+                positions: Vec::new(),
+                failure: Some(why),
+            }
+        }
     }
 }
 
@@ -309,7 +344,7 @@ pub fn run_ordered(
                 if i >= cfg.games || stop.load(Ordering::Relaxed) {
                     break;
                 }
-                if tx.send((i, play_game(cfg, i))).is_err() {
+                if tx.send((i, play_game_guarded(cfg, i))).is_err() {
                     break;
                 }
             });
@@ -403,6 +438,9 @@ pub struct GenerateSummary {
     pub positions: usize,
     /// Results of this run's games: Red wins, draws, Black wins.
     pub wdl: [usize; 3],
+    /// Games the program failed to play (kept as empty games; see
+    /// [`GameRecord::failure`]).
+    pub failed: usize,
 }
 
 /// Plays `cfg.games` games into `out` (binary or text), writing each game
@@ -464,11 +502,19 @@ pub fn generate(
         resumed_games: first,
         ..GenerateSummary::default()
     };
-    run_ordered(cfg, first, &mut |_, g| {
+    run_ordered(cfg, first, &mut |i, g| {
         sink.write_game(&g, out)?;
         summary.games += 1;
         summary.positions += g.positions.len();
-        summary.wdl[2 - g.outcome() as usize] += 1;
+        if let Some(why) = &g.failure {
+            eprintln!(
+                "datagen: game {i} of the seed-{} stream failed ({why}); written as an empty game",
+                cfg.seed
+            );
+            summary.failed += 1;
+        } else {
+            summary.wdl[2 - g.outcome() as usize] += 1;
+        }
         progress(&summary);
         Ok(())
     })?;

@@ -38,6 +38,7 @@ fn binary_output_matches_the_games_whatever_the_threads() {
     assert_eq!(s.games, 4);
     assert_eq!(s.positions, total);
     assert_eq!(s.wdl.iter().sum::<usize>(), 4);
+    assert_eq!(s.failed, 0);
     let h = read_header(&a).unwrap().unwrap();
     assert_eq!((h.games, h.records), (4, total as u64));
     assert_eq!(h.note, tiny(4, 2).describe());
@@ -155,4 +156,25 @@ fn a_network_plays_its_own_games_and_is_named_in_the_header() {
     let b = datagen::run(&tiny(2, 1), &|_, _| {});
     let first = |g: &[datagen::GameRecord]| g[0].positions[0].red_score;
     assert_ne!(first(&a), first(&b));
+}
+
+/// A game the program fails on (a panic) becomes an empty game that says
+/// why, so a long run goes on; a game that plays is passed through.
+#[test]
+fn a_game_that_panics_becomes_an_empty_game_with_the_reason() {
+    let failed = datagen::guarded(|| panic!("both kings are always on the board"));
+    assert_eq!(
+        failed.failure.as_deref(),
+        Some("both kings are always on the board")
+    );
+    assert!(failed.positions.is_empty());
+    assert_eq!(failed.plies, 0);
+    let cfg = tiny(1, 1);
+    let played = datagen::guarded(|| datagen::play_game(&cfg, 0));
+    assert_eq!(played, datagen::play_game(&cfg, 0));
+    assert_eq!(played.failure, None);
+    assert!(!played.positions.is_empty());
+    let code = 7;
+    let formatted = datagen::guarded(|| panic!("code {code}"));
+    assert_eq!(formatted.failure.as_deref(), Some("code 7"));
 }

@@ -138,6 +138,12 @@ pub fn run(a: Args) -> Result<(), String> {
             String::new()
         }
     );
+    if s.failed > 0 {
+        eprintln!(
+            "{} games failed (a panic, reported above) and were written as empty games",
+            s.failed
+        );
+    }
     Ok(())
 }
 
