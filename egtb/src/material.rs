@@ -91,6 +91,17 @@ impl Material {
             .any(|(&kind, &n)| n > 0 && !matches!(kind, PieceKind::Advisor | PieceKind::Elephant))
     }
 
+    /// How many attacking pieces (rooks, horses, cannons, pawns) the two
+    /// sides have together: the stage whose tables hold the ending (1:
+    /// [`stage1`], 2: [`stage2`]; 0 needs no table, a bare king with
+    /// defenders cannot mate, so it is a draw).
+    pub fn attackers(&self) -> usize {
+        self.sides
+            .iter()
+            .map(|s| s[..4].iter().map(|&n| usize::from(n)).sum::<usize>())
+            .sum()
+    }
+
     /// The same ending with the colours swapped.
     pub fn swapped(&self) -> Material {
         Material {
@@ -293,6 +304,11 @@ mod tests {
         assert!(m("KPKH").has_attacker(Color::Black));
         assert!(m("KAAEEKC").has_attacker(Color::Black));
         assert!(!m("KAAEEKC").has_attacker(Color::Red));
+        assert_eq!(m("KRKAAEE").attackers(), 1);
+        assert_eq!(m("KPKH").attackers(), 2);
+        assert_eq!(m("KRHPKAA").attackers(), 3);
+        assert_eq!(m("KAAEEKAE").attackers(), 0);
+        assert_eq!(m("KRRHHCCPPPPPKPPPPP").attackers(), 16);
     }
 
     #[test]
@@ -312,6 +328,7 @@ mod tests {
         // Smallest first: three pieces, then by the counts.
         assert_eq!(s[0].to_string(), "KPK");
         assert_eq!(s[323].to_string(), "KRAAEEKAAEE");
+        assert!(s.iter().all(|m| m.attackers() == 1));
     }
 
     #[test]
@@ -327,6 +344,7 @@ mod tests {
         for m in &s {
             let [red, black] = m.sides;
             assert_eq!(attackers(&red) + attackers(&black), 2, "{m}");
+            assert_eq!(m.attackers(), 2, "{m}");
         }
         let one = stage1();
         assert!(s.iter().all(|m| !one.contains(m)));

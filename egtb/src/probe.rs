@@ -9,6 +9,7 @@ use crate::table::{Table, TableSet};
 use crate::value::Value;
 use shuai_board::{Move, Position};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{
@@ -97,6 +98,51 @@ impl TableSet {
         best_move_with(pos, |p| self.probe(p))
     }
 }
+
+/// The hasher of the table map's keys (materials: a dozen small counts).
+/// Every probe looks its ending up; the standard SipHash, out of line
+/// there, was a fifth of a cached probe's time. This folds the bytes with
+/// a multiply (as FxHash does): the keys are few, fixed and not chosen by
+/// an adversary, so flooding resistance buys nothing.
+#[derive(Default)]
+struct MaterialHasher(u64);
+
+impl Hasher for MaterialHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Eight bytes a step: a side's six counts are one.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    /// The folded words, mixed (SplitMix64's finalizer) so that every
+    /// count reaches the low bits the map picks its bucket by: a multiply
+    /// alone leaves them depending only on the low bytes, where an
+    /// ending's defenders are not.
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+}
+
+/// Tables by their material, hashed by [`MaterialHasher`].
+type Slots = HashMap<Material, Slot, BuildHasherDefault<MaterialHasher>>;
 
 /// The memory budget of a [`Tablebase`]'s cached blocks when none is
 /// given, MiB.
@@ -219,7 +265,7 @@ pub struct CacheStats {
 pub struct Tablebase {
     /// Every table file found, by canonical material (the first directory
     /// holding an ending wins).
-    slots: HashMap<Material, Slot>,
+    slots: Slots,
     /// The most pieces (kings included) of any ending found.
     max_pieces: usize,
     /// Messages about files that exist but were refused, one per file.
@@ -245,7 +291,7 @@ impl Tablebase {
     /// directory that cannot be listed gives a tablebase with no tables;
     /// [`Tablebase::open_dirs`] says why instead.
     pub fn open(dir: &Path) -> Tablebase {
-        Tablebase::open_dirs(&[dir]).unwrap_or_else(|_| Tablebase::from_slots(HashMap::new()))
+        Tablebase::open_dirs(&[dir]).unwrap_or_else(|_| Tablebase::from_slots(Slots::default()))
     }
 
     /// The tables in `dirs`, in order (an ending in two directories is
@@ -253,7 +299,7 @@ impl Tablebase {
     /// saying which and why, when a directory cannot be listed; files
     /// whose names are not those of tables are ignored.
     pub fn open_dirs<P: AsRef<Path>>(dirs: &[P]) -> Result<Tablebase, String> {
-        let mut slots = HashMap::new();
+        let mut slots = Slots::default();
         for dir in dirs {
             let dir = dir.as_ref();
             let entries = std::fs::read_dir(dir)
@@ -283,7 +329,7 @@ impl Tablebase {
         Ok(Tablebase::from_slots(slots))
     }
 
-    fn from_slots(slots: HashMap<Material, Slot>) -> Tablebase {
+    fn from_slots(slots: Slots) -> Tablebase {
         Tablebase {
             max_pieces: slots.keys().map(Material::piece_count).max().unwrap_or(0),
             slots,
@@ -569,5 +615,31 @@ impl Tablebase {
     /// Best play from `pos` to mate ([`line_with`]).
     pub fn line(&self, pos: &Position, max_plies: usize) -> Vec<Move> {
         line_with(pos, max_plies, |p| self.probe(p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    /// The stage-1 and stage-2 endings spread over a map's buckets as
+    /// random keys would: their hashes' low 11 bits (a map of 2,048
+    /// buckets) take about as many values as 1,800 random numbers do
+    /// (1,200), and no two endings hash the same.
+    #[test]
+    fn materials_hash_apart() {
+        let all: Vec<Material> = crate::stage1().into_iter().chain(crate::stage2()).collect();
+        assert_eq!(all.len(), 1800);
+        let build = BuildHasherDefault::<MaterialHasher>::default();
+        let hashes: Vec<u64> = all.iter().map(|m| build.hash_one(m)).collect();
+        let mut low: Vec<u64> = hashes.iter().map(|h| h & 2047).collect();
+        low.sort_unstable();
+        low.dedup();
+        assert!(low.len() > 1100, "{} bucket values", low.len());
+        let mut full = hashes.clone();
+        full.sort_unstable();
+        full.dedup();
+        assert_eq!(full.len(), all.len());
     }
 }

@@ -19,6 +19,7 @@ pub mod book;
 pub mod book_build;
 pub mod data;
 pub mod datagen;
+pub mod egtb_census;
 pub mod engine;
 pub mod fake;
 pub mod game;

@@ -1,4 +1,4 @@
-//! `shuai-tools egtb gen`, `egtb verify`, `egtb sample` and `egtb dump`
+//! `shuai-tools egtb gen`, `egtb verify`, `egtb sample`, `egtb dump` and `egtb census`
 //! on small endings: the files, the summary, resuming, a damaged file
 //! generated again, positions drawn by value, and positions listed with
 //! their values.
@@ -257,5 +257,67 @@ fn convert_rewrites_old_files_in_the_block_format() {
     assert_eq!(&current[8..10], &file::FORMAT_VERSION.to_le_bytes());
     let again = tools(&["egtb", "convert", "KRKA", "--dir", ds]);
     assert!(String::from_utf8_lossy(&again.stderr).contains("4 tables"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `egtb census` counts, per game, the ending at the first position with
+/// at most two attackers and where it settles, leaving out games set up
+/// within the tables, and ranks them by either count.
+#[test]
+fn census_ranks_the_endings_games_reach() {
+    let d = dir("census");
+    std::fs::create_dir_all(&d).unwrap();
+    let pgn = d.join("games.pgn");
+    // 1: the rook takes the rook with check (rook and horse against an
+    // advisor), the advisor takes it back (horse against advisor), a quiet
+    // king move. 2: an opening, no ending. 3: set up in KRKA, left out.
+    std::fs::write(
+        &pgn,
+        "[Event \"a\"]\n[FEN \"3rk4/4a4/9/9/9/9/9/9/9/3R1K1N1 w - - 0 1\"]\n\n\
+         1. D0-D9 E8-D9 2. F0-F1 *\n\n\
+         [Event \"b\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n\
+         [Event \"c\"]\n[FEN \"4k4/4a4/9/9/9/9/9/9/9/R2K5 w - - 0 1\"]\n\n1. a0a8 *\n",
+    )
+    .unwrap();
+    let p = pgn.to_str().unwrap();
+    let rows = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let krhka = shuai_egtb::index::Layout::new(shuai_egtb::Material::parse("KRHKA").unwrap())
+        .size()
+        .to_string();
+    let out = rows(&tools(&["egtb", "census", p]));
+    assert_eq!(
+        out[0],
+        "# 3 games from 1 file(s), 0 from training data; 1 started within the tables' \
+         material (left out); 1 of 2 others reached it (50.0%)"
+    );
+    assert_eq!(
+        out[1],
+        "rank\tending\tentered\tshare\tsettled\tstage\tentries\tgenerated"
+    );
+    assert_eq!(out[2], format!("1\tKRHKA\t1\t100.0%\t0\t2\t{krhka}\tyes"));
+    assert_eq!(out[3], "2\tKHKA\t0\t0.0%\t1\t1\t40500\tyes");
+    assert_eq!(out.len(), 4);
+    // Ranked by where the games settle; stage-2 tables over --max-entries
+    // count as not generated.
+    let out = rows(&tools(&[
+        "egtb",
+        "census",
+        p,
+        "--by",
+        "settled",
+        "--max-entries",
+        "1000",
+    ]));
+    assert_eq!(out[2], "1\tKHKA\t0\t100.0%\t1\t1\t40500\tyes");
+    assert_eq!(out[3], format!("2\tKRHKA\t1\t0.0%\t0\t2\t{krhka}\tno"));
+    // By attackers only: one line per set of attackers.
+    let out = rows(&tools(&["egtb", "census", p, "--attackers-only"]));
+    assert_eq!(out[2], "1\tKRHK\t1\t100.0%\t0\t2\t-\t100%");
+    assert_eq!(out[3], "2\tKHK\t0\t0.0%\t1\t1\t-\t-");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -8,6 +8,8 @@ use shuai_board::Rng;
 use shuai_egtb::{
     file, stage1, stage2, verify, GenProgress, Material, Table, TableSet, Value, Wdl,
 };
+use shuai_tools::egtb_census::{attackers_of, Census, Tally};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,7 +20,8 @@ pub const ABOUT: &str = "Endgame tablebases: `gen` writes one compressed file pe
 (ENDING.egtb) with the value of every position (win/draw/loss, distance to mate, results by \
 the perpetual-check rule); `verify` re-reads the files and checks each position against its \
 children; `sample` prints random positions of a given value; `dump` prints positions with \
-their values (every one, or a random sample) for comparison with other tables. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
+their values (every one, or a random sample) for comparison with other tables; `convert` \
+rewrites files in the block format; `census` ranks the endings games reach. Endings are named KRKAA (Red's pieces, then Black's; H horse, E elephant); `all` \
 is stage 1: one rook, horse, cannon or pawn against any advisors and elephants.";
 
 /// The `egtb` subcommands.
@@ -90,6 +93,34 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Count the endings games reach: for each game, the material at its first position with
+    /// at most two attacking pieces (the most stages 1 and 2 cover), ranked, most frequent
+    /// first. `entered` counts that first position (often the middle of an exchange),
+    /// `settled` the first one from there that the next move does not change.
+    Census {
+        /// Game files (PGN, XQF, DhtmlXQ; ICCS, WXF or Chinese moves): each game's main line.
+        files: Vec<PathBuf>,
+        /// Self-play training records (`datagen` output) to count as games too.
+        #[arg(long)]
+        data: Vec<PathBuf>,
+        /// Only the first N games of each `--data` file (0: all).
+        #[arg(long, default_value_t = 0)]
+        data_games: usize,
+        /// How many endings to list (0: all).
+        #[arg(long, default_value_t = 30)]
+        top: usize,
+        /// Rank by this count.
+        #[arg(long, value_enum, default_value_t = RankBy::Entered)]
+        by: RankBy,
+        /// Leave the advisors and elephants out: one line per set of attackers (`KRKR`,
+        /// `KHPK`), all their defender sets together.
+        #[arg(long)]
+        attackers_only: bool,
+        /// Stage-2 endings up to this many entries count as generated in the `generated`
+        /// column (egtb/TABLES.md's stage-2 runs went to 50,000,000).
+        #[arg(long, default_value_t = 50_000_000)]
+        max_entries: usize,
+    },
     /// Print positions with their values, one `FEN<TAB>value` line each (value: `draw`,
     /// `win N`, `loss N` in plies to mate, `win-by-rule N`, `loss-by-rule N`): every legal
     /// position of the tables in index order, or a random sample of each.
@@ -106,6 +137,15 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Which count `egtb census` ranks by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RankBy {
+    /// The material of the first position within the tables' reach.
+    Entered,
+    /// The material where it settles (the next move keeps it).
+    Settled,
 }
 
 /// The values `egtb sample` looks for, for the side to move.
@@ -167,7 +207,140 @@ pub fn run(c: Command) -> Result<(), String> {
             sample,
             seed,
         } => dump(&endings(&ending)?, &dir, sample, seed),
+        Command::Census {
+            files,
+            data,
+            data_games,
+            top,
+            by,
+            attackers_only,
+            max_entries,
+        } => census(
+            &files,
+            &data,
+            data_games,
+            top,
+            by,
+            attackers_only,
+            max_entries,
+        ),
     }
+}
+
+/// `egtb census`: reads the games, prints the ranking.
+fn census(
+    files: &[PathBuf],
+    data: &[PathBuf],
+    data_games: usize,
+    top: usize,
+    by: RankBy,
+    attackers_only: bool,
+    max_entries: usize,
+) -> Result<(), String> {
+    if files.is_empty() && data.is_empty() {
+        return Err("name game files or --data files to count".into());
+    }
+    let mut c = Census::new();
+    let mut from_files = 0u64;
+    for path in files {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let games = shuai_engine::game::read_games(&bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for g in games {
+            c.add_game(&g.start, &g.main_line());
+            from_files += 1;
+        }
+    }
+    let mut from_data = 0u64;
+    for path in data {
+        let mut records = shuai_tools::data::read_positions(path)?;
+        if data_games > 0 {
+            // Cut after the last record of game `data_games`.
+            let end = shuai_tools::data::games(&records)
+                .get(data_games - 1)
+                .map_or(records.len(), |g| g.end);
+            records.truncate(end);
+        }
+        let before = c.games + c.started_within;
+        c.add_records(&records);
+        from_data += c.games + c.started_within - before;
+    }
+    let pct = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+    println!(
+        "# {from_files} games from {} file(s), {from_data} from training data; {} started within \
+         the tables' material (left out); {} of {} others reached it ({:.1}%)",
+        files.len(),
+        c.started_within,
+        c.reached,
+        c.games,
+        pct(c.reached, c.games)
+    );
+    // Whether an ending has a table: stage 1's all, stage 2's up to
+    // `max_entries`; none is needed without attackers (a draw).
+    let has_table = |m: &Material| match m.attackers() {
+        0 | 1 => true,
+        2 => shuai_egtb::index::Layout::new(*m).size() <= max_entries,
+        _ => false,
+    };
+    let count = |t: &Tally| {
+        if by == RankBy::Settled {
+            t.settled
+        } else {
+            t.entered
+        }
+    };
+    // Per set of attackers, the counts of its endings that have a table.
+    let mut covered: HashMap<Material, u64> = HashMap::new();
+    for (m, t) in c.ranking() {
+        if has_table(&m) {
+            *covered.entry(attackers_of(&m)).or_default() += count(&t);
+        }
+    }
+    if attackers_only {
+        c = c.by_attackers();
+    }
+    let mut ranking = c.ranking();
+    if by == RankBy::Settled {
+        ranking.sort_by_key(|(m, t)| {
+            (
+                std::cmp::Reverse(t.settled),
+                std::cmp::Reverse(t.entered),
+                m.piece_count(),
+                *m,
+            )
+        });
+    }
+    let shown = if top == 0 { ranking.len() } else { top };
+    println!("rank\tending\tentered\tshare\tsettled\tstage\tentries\tgenerated");
+    for (rank, (m, t)) in ranking.iter().take(shown).enumerate() {
+        let stage = m.attackers();
+        // A group's line gives the share of its games whose ending has a
+        // table; an ending's line its table's size and whether it is made.
+        let (entries, generated) = if attackers_only {
+            let share = covered.get(m).copied().unwrap_or(0);
+            let generated = match count(t) {
+                0 => "-".to_string(),
+                n => format!("{:.0}%", pct(share, n)),
+            };
+            ("-".to_string(), generated)
+        } else {
+            let entries = shuai_egtb::index::Layout::new(*m).size().to_string();
+            let generated = match stage {
+                0 => "draw",
+                _ if has_table(m) => "yes",
+                _ => "no",
+            };
+            (entries, generated.to_string())
+        };
+        println!(
+            "{}\t{m}\t{}\t{:.1}%\t{}\t{stage}\t{entries}\t{generated}",
+            rank + 1,
+            t.entered,
+            pct(count(t), c.reached),
+            t.settled,
+        );
+    }
+    Ok(())
 }
 
 /// The text of a value in `egtb dump`: `draw`, `win N`, `loss N`,
