@@ -448,13 +448,23 @@ impl Position {
     }
 
     /// Whether `m` gives check to the opponent (assumes `m` is legal).
+    #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
+        // Most moves are nowhere near the enemy king: a table says so
+        // before the lines are read (the slow part stays out of line).
+        let ks = self.king_square(!self.side);
+        attacks::may_give_check(ks, m.from(), m.to()) && self.gives_check_near(m, ks)
+    }
+
+    /// [`Position::gives_check`] for a move that lands or leaves near the
+    /// enemy king on `ks`.
+    #[inline(never)]
+    fn gives_check_near(&self, m: Move, ks: Square) -> bool {
         let (from, to) = (m.from(), m.to());
         let Some(piece) = self.piece_at(from) else {
             return false;
         };
         let us = self.side;
-        let ks = self.king_square(!us);
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         let occ = (self.occupied() ^ from_bb) | to_bb;
