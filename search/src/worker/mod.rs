@@ -53,6 +53,10 @@ struct Frame {
     played: Option<PieceTo>,
     killers: [Move; 2],
     in_check: bool,
+    /// Whether the side to move here is in check, when the move that led
+    /// here already said so (the parent tests `gives_check` for its own
+    /// reasons); `None`: the node works it out.
+    check_known: Option<bool>,
     /// The move a singular-extension search leaves out at this node
     /// (`Move::NULL` in a normal search).
     excluded: Move,
@@ -175,9 +179,21 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Plays `m` at `ply`, noting what it changes for the network.
+    /// Whether the side to move at `ply` (the current position) is in
+    /// check: what the move that led here said, or the position's own test.
     #[inline]
-    fn make_move(&mut self, m: Move, ply: usize) {
+    fn in_check_at(&self, ply: usize) -> bool {
+        let known = self.frames[ply].check_known;
+        debug_assert!(known.is_none_or(|c| c == self.pos.in_check()));
+        known.unwrap_or_else(|| self.pos.in_check())
+    }
+
+    /// Plays `m` at `ply`, noting what it changes for the network, and
+    /// whether it checks (`gives_check`, when the caller knows) for the
+    /// child.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize, gives_check: Option<bool>) {
+        self.frames[ply + 1].check_known = gives_check;
         if self.shared.network.is_some() {
             let change = Change::of_move(&self.pos, m).expect("move has a piece");
             let entry = &mut self.accs[ply + 1];
@@ -192,6 +208,10 @@ impl<'a> Worker<'a> {
     /// accumulators.
     #[inline]
     fn make_null_move(&mut self, ply: usize) {
+        // A pass never checks: the side that passed was not in check, and
+        // the other side's king was not attacked before (that would have
+        // been an illegal position).
+        self.frames[ply + 1].check_known = Some(false);
         if self.shared.network.is_some() {
             let entry = &mut self.accs[ply + 1];
             entry.step = Step::Null;

@@ -49,8 +49,9 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let shield = self.pos.king_shield();
-        let in_check = shield.in_check();
+        // The full king test (pins, screens, check answers) waits for the
+        // move generation: many nodes end before it.
+        let in_check = self.in_check_at(ply);
 
         // Step 2. Draws and rule verdicts that depend on the path.
         if let Some(score) = repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
@@ -188,6 +189,8 @@ impl Worker<'_> {
         }
 
         // Step 8. Moves, ordered.
+        let shield = self.pos.king_shield();
+        debug_assert_eq!(shield.in_check(), in_check);
         let mut picker = MovePicker::new();
         self.pos
             .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
@@ -300,7 +303,7 @@ impl Worker<'_> {
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
             self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
             let new_depth = depth - 1 + extension;
-            self.make_move(m, ply);
+            self.make_move(m, ply, Some(gives_check));
             self.visit();
             searched += 1;
             let mut score;
@@ -436,7 +439,7 @@ impl Worker<'_> {
             }
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
             self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
-            self.make_move(m, ply);
+            self.make_move(m, ply, None);
             self.visit();
             let mut score = -self.quiescence::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta {

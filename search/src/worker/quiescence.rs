@@ -21,8 +21,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let shield = self.pos.king_shield();
-        let in_check = shield.in_check();
+        let in_check = self.in_check_at(ply);
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.evaluate(ply) };
         }
@@ -43,7 +42,10 @@ impl Worker<'_> {
         let eval;
         let raw_eval;
         let mut picker = MovePicker::new();
+        // The full king test (pins, screens, check answers) only when the
+        // moves are generated: a stand-pat cut-off does without it.
         if in_check {
+            let shield = self.pos.king_shield();
             eval = -INFINITE;
             raw_eval = 0;
             best = -INFINITE;
@@ -63,6 +65,7 @@ impl Worker<'_> {
             }
             alpha = alpha.max(eval);
             best = eval;
+            let shield = self.pos.king_shield();
             self.pos
                 .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
         }
@@ -85,7 +88,8 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.make_move(m, ply);
+            let gives_check = self.pos.gives_check(m);
+            self.make_move(m, ply, Some(gives_check));
             self.visit();
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
             self.pos.unmake_move();

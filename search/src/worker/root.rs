@@ -159,7 +159,7 @@ impl Worker<'_> {
             self.frames[0].played = Some(PieceTo { piece, to: m.to() });
             let gives_check = self.pos.gives_check(m);
             let nodes_before = self.nodes;
-            self.make_move(m, 0);
+            self.make_move(m, 0, Some(gives_check));
             self.visit();
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut score;
