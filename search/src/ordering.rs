@@ -205,9 +205,13 @@ impl MovePicker {
             }
             best = self.best_remaining();
         }
+        // The chosen move comes forward and the ones it passes move back
+        // one place, keeping their order: equal scores are always handed
+        // out in generation order, whatever else the list holds (moves a
+        // search skips as illegal, for one).
         let moves = self.moves.as_mut_slice();
-        moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+        moves[self.next..=best].rotate_right(1);
+        self.scores[self.next..=best].rotate_right(1);
         let m = moves[self.next];
         self.next += 1;
         Some(m)
@@ -245,10 +249,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn selection_keeps_the_first_of_equal_scores() {
-        // The order a plain scan for the first largest score, swapping it
-        // to the front, hands the moves out in; the search's node counts
-        // depend on it, ties included.
+    fn selection_hands_out_equal_scores_in_list_order() {
+        // A stable sort by score, best first: equal scores keep the order
+        // of the list. The search's node counts depend on it, ties
+        // included, and the search relies on the order of the legal moves
+        // not depending on the illegal ones the list also holds.
         let scores: Vec<i32> = (0..100)
             .map(|i: i32| [5, -3, 5, 0, 7, 0, 5, -2_000_000, 1_900_000][(i * 7 % 9) as usize])
             .collect();
@@ -265,15 +270,7 @@ mod tests {
                 .copied()
                 .zip(moves.iter().copied())
                 .collect();
-            for next in 0..len {
-                let mut best = next;
-                for i in next + 1..len {
-                    if expected[i].0 > expected[best].0 {
-                        best = i;
-                    }
-                }
-                expected.swap(next, best);
-            }
+            expected.sort_by_key(|e| std::cmp::Reverse(e.0));
             let mut picker = MovePicker {
                 moves,
                 scores: [PADDING; SCORE_SLOTS],

@@ -273,23 +273,24 @@ fn finds_mating_attacks_the_old_pruning_hid() {
 /// the bench signature may move them. To find new ones, print the best
 /// move for node limits of 1..60 K on the bench positions with and without
 /// the fix (the rotation at the `stopped` exit of `root_search`) and take
-/// limits where the two differ (with `lmr_base` 1.20, over 1–60 K on the
-/// first three bench positions: the start position at 27–28 K and the
-/// second bench position at 16–19 K).
+/// limits where the two differ (with moves of equal order score handed
+/// out in generation order, over 1–60 K on the start position and the
+/// position below: the start position at 17–23 K and the other at
+/// 16–20 K).
 #[test]
 fn interrupted_iteration_keeps_a_better_move() {
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
     let cases = [
         // (position, nodes in K, last completed depth, move, score): depth 6
-        // ends on b2b1 (-156); at depth 7 f3d3 beats it with -178 before
-        // the stop (without the fix, b2b1 -156 is played at 16–19 K).
-        (fen, 16, 6, "f3d3", -178),
-        (fen, 17, 6, "f3d3", -178),
-        (fen, 19, 6, "f3d3", -178),
-        // Depth 6 ends on b2b4 (43); at depth 7 b0c2 beats it with 27.
-        (start, 27, 6, "b0c2", 27),
-        (start, 28, 6, "b0c2", 27),
+        // ends on f3d3 (-206); at depth 7 d2f2 beats it with -203 before
+        // the stop (without the fix, f3d3 -206 is played at 16–20 K).
+        (fen, 16, 6, "d2f2", -203),
+        (fen, 18, 6, "d2f2", -203),
+        (fen, 20, 6, "d2f2", -203),
+        // Depth 6 ends on b0c2 (28); at depth 7 b2g2 beats it with 25.
+        (start, 17, 6, "b2g2", 25),
+        (start, 23, 6, "b2g2", 25),
     ];
     for (fen, k, depth, best, score) in cases {
         let pos = Position::from_fen(fen).unwrap();
