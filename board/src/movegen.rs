@@ -102,6 +102,29 @@ impl Position {
         });
     }
 
+    /// [`Position::generate_with_shield`] without the full legality test of
+    /// the risky moves: the same moves in the same order, plus those that
+    /// leave the king attacked. A move `m` of the list is legal exactly
+    /// when [`Position::legal_given`]`(shield, m)`. For a search, which
+    /// plays only some of a node's moves (most nodes cut off after one or
+    /// two, and pruned moves are never played), so that only the moves it
+    /// plays pay for the test. An empty list still means no legal move;
+    /// a non-empty one may hold none.
+    pub fn generate_unverified(&self, kind: GenKind, shield: &KingShield, list: &mut MoveList) {
+        self.for_each_piece(kind, |from, set| {
+            for to in set & shield.answer_targets(from) {
+                list.push(Move::new(from, to));
+            }
+        });
+    }
+
+    /// Whether `m`, one of the moves [`Position::generate_unverified`]
+    /// gave with this `shield` (computed on this position), is legal.
+    #[inline]
+    pub fn legal_given(&self, shield: &KingShield, m: Move) -> bool {
+        !shield.needs_test(m) || self.king_safe_after(m)
+    }
+
     /// Appends the pseudo-legal moves of `kind` (legal by each piece's rules,
     /// perhaps leaving the king attacked).
     pub fn generate_pseudo(&self, kind: GenKind, list: &mut MoveList) {

@@ -703,6 +703,14 @@ impl KingShield {
             targets & self.risky_to
         }
     }
+
+    /// Whether the move `m` needs the full legality test (it moves the
+    /// king, a piece that may be shielding it, or lands where it may
+    /// become an enemy cannon's screen; or the side is in check).
+    #[inline]
+    pub(crate) fn needs_test(&self, m: Move) -> bool {
+        self.risky_from.has(m.from()) || self.risky_to.has(m.to())
+    }
 }
 
 /// Points `piece` on `sq` attacks given `occ` (captures for cannons).

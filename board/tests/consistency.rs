@@ -1,6 +1,7 @@
 //! Randomised self-consistency of the board: incremental keys against a
 //! fresh recomputation, make/unmake restoring the position exactly, the
-//! generator's move classes agreeing with each other, and `gives_check`,
+//! generator's move classes agreeing with each other (and the unverified
+//! generation with the verified one), and `gives_check`,
 //! `is_legal` and `in_check` agreeing with playing the move.
 
 use shuai_board::{GenKind, Move, MoveList, Position, Rng, START_FEN};
@@ -39,6 +40,27 @@ fn check_node(pos: &mut Position) {
         assert_eq!(pos.key(), pos.compute_key());
         pos.unmake_move();
         assert_eq!(*pos, before);
+    }
+    // The unverified list, filtered by `legal_given`, is the legal list in
+    // the same order (the search relies on the order for its node counts).
+    let shield = pos.king_shield();
+    for kind in [GenKind::All, GenKind::Captures, GenKind::Quiets] {
+        let (mut verified, mut unverified) = (MoveList::new(), MoveList::new());
+        pos.generate_with_shield(kind, &shield, &mut verified);
+        pos.generate_unverified(kind, &shield, &mut unverified);
+        let filtered: Vec<Move> = unverified
+            .iter()
+            .copied()
+            .filter(|&m| pos.legal_given(&shield, m))
+            .collect();
+        assert_eq!(filtered, verified.as_slice(), "{kind:?} in {pos:?}");
+        for &m in unverified.iter() {
+            assert_eq!(
+                pos.legal_given(&shield, m),
+                pos.is_legal(m),
+                "{m} in {pos:?}"
+            );
+        }
     }
     // Every pseudo-legal move the filter dropped really is illegal.
     let mut pseudo = MoveList::new();

@@ -188,12 +188,14 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        // Step 8. Moves, ordered.
+        // Step 8. Moves, ordered. The full legality test of the risky ones
+        // (king moves, pieces that may shield the king) waits until a move
+        // is about to be played (step 9b): most are never played.
         let shield = self.pos.king_shield();
         debug_assert_eq!(shield.in_check(), in_check);
         let mut picker = MovePicker::new();
         self.pos
-            .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
+            .generate_unverified(GenKind::All, &shield, picker.moves_mut());
         if picker.is_empty() {
             // Checkmate and stalemate both lose in Xiangqi.
             return mated_in(ply);
@@ -281,6 +283,11 @@ impl Worker<'_> {
                     // that opens the palace: never pruned.
                     continue;
                 }
+            }
+            // Step 9b. A move that would leave the king attacked is not a
+            // move (pruned moves above never needed the test).
+            if !self.pos.legal_given(&shield, m) {
+                continue;
             }
             // Step 10. Extensions: a singular hash move (the only move
             // that holds, by a reduced search of the others) is searched
@@ -382,9 +389,15 @@ impl Worker<'_> {
             }
         }
         if searched == 0 {
-            // A singular-extension search whose only move was left out.
-            debug_assert!(singular_search, "the first move is never pruned");
-            return alpha;
+            // Nothing is pruned before the first move is searched, so every
+            // move was illegal (checkmate or stalemate, both lost in
+            // Xiangqi), or this is a singular-extension search whose only
+            // legal move was left out.
+            return if singular_search {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
         if singular_search {
             return best;
