@@ -41,19 +41,11 @@ impl Worker<'_> {
         let mut best;
         let eval;
         let raw_eval;
-        let mut picker = MovePicker::new();
-        // The full king test (pins, screens, check answers) only when the
-        // moves are generated: a stand-pat cut-off does without it.
-        if in_check {
-            let shield = self.pos.king_shield();
+        let kind = if in_check {
             eval = -INFINITE;
             raw_eval = 0;
             best = -INFINITE;
-            self.pos
-                .generate_with_shield(GenKind::All, &shield, picker.moves_mut());
-            if picker.is_empty() {
-                return mated_in(ply);
-            }
+            GenKind::All
         } else {
             raw_eval = match hit {
                 Some(h) => h.eval,
@@ -65,14 +57,24 @@ impl Worker<'_> {
             }
             alpha = alpha.max(eval);
             best = eval;
-            let shield = self.pos.king_shield();
-            self.pos
-                .generate_with_shield(GenKind::Captures, &shield, picker.moves_mut());
+            GenKind::Captures
+        };
+        // The full king test (pins, screens, check answers) only now: a
+        // stand-pat cut-off does without it.
+        let shield = self.pos.king_shield();
+        let mut picker = MovePicker::new();
+        self.pos
+            .generate_with_shield(kind, &shield, picker.moves_mut());
+        if in_check && picker.is_empty() {
+            return mated_in(ply);
         }
         let original_alpha = alpha;
         let mut best_move = None;
         picker.score_captures(&self.pos, self.history);
         while let Some(m) = picker.next(&self.pos, || |_| 0) {
+            // Asked at most once a move: by the futility test, else for the
+            // child (which then need not find out for itself).
+            let mut gives_check = None;
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
                 let victim = self
@@ -80,7 +82,7 @@ impl Worker<'_> {
                     .piece_at(m.to())
                     .map_or(0, |p| shuai_board::see_value(p.kind()));
                 if eval + victim + self.params.qs_futility_margin() <= alpha
-                    && !self.pos.gives_check(m)
+                    && !*gives_check.get_or_insert_with(|| self.pos.gives_check(m))
                 {
                     continue;
                 }
@@ -88,7 +90,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = gives_check.unwrap_or_else(|| self.pos.gives_check(m));
             self.make_move(m, ply, Some(gives_check));
             self.visit();
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
