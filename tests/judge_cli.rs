@@ -168,8 +168,9 @@ fn eval_prints_the_network_score_with_nnue_or_evalfile() {
     let embedded = shuai_eval::nnue::default_network();
     assert!(
         out.contains(&format!(
-            "NNUE network {:016x} (1260->256)x2->SCReLU->1 from the embedded network: {}\n",
+            "NNUE network {:016x} {} from the embedded network: {}\n",
             embedded.hash(),
+            embedded.architecture(),
             embedded.description()
         )),
         "{out}"
