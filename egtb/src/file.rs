@@ -1,10 +1,11 @@
 //! The table file: a header with a block index, then the values in
-//! blocks, each compressed on its own (format version 2, written), or the
-//! run-length format of the first tables (version 1, still read).
+//! blocks, each compressed on its own (format version 3, written; version
+//! 2, the same layout with a simpler model in the coder, still read), or
+//! the run-length format of the first tables (version 1, still read).
 //!
 //! ```text
 //! magic     8 bytes  "SHUAIEGT"
-//! version   u16      FORMAT_VERSION (2)
+//! version   u16      FORMAT_VERSION (3; 2 is read too)
 //! name      u8 length, then the ending's name in ASCII (e.g. "KRKAA")
 //! entries   u64      number of indices (must match the ending's layout)
 //! block     u32      entries per block (BLOCK_ENTRIES; the last may hold fewer)
@@ -30,7 +31,7 @@
 //! values run-length coded with LEB128 numbers: `varint(len << 1 | 1),
 //! varint(value)` for `len` copies of a value, `varint(len << 1), len ×
 //! varint(value)` for values written as they are. `shuai-tools egtb
-//! convert` rewrites such files in version 2.
+//! convert` rewrites version 1 and 2 files in version 3.
 
 use crate::index::Layout;
 use crate::material::Material;
@@ -42,8 +43,12 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"SHUAIEGT";
-/// The version this crate writes: the block format.
-pub const FORMAT_VERSION: u16 = 2;
+/// The version this crate writes: the block format, with the plane step
+/// and per-rank trees in the coder's model ([`crate::block`]).
+pub const FORMAT_VERSION: u16 = 3;
+/// The block format of the first block files (5 December 2026), still
+/// read: the same layout, the coder's model without the plane step.
+pub const BLOCK_V2_VERSION: u16 = 2;
 /// The run-length format of the first tables, still read.
 pub const RUN_LENGTH_VERSION: u16 = 1;
 /// Entries a block of the block format holds (the last may hold fewer),
@@ -269,6 +274,15 @@ pub(crate) fn decompress(data: &[u8], entries: usize) -> Option<Vec<u16>> {
     (out.len() == entries).then_some(out)
 }
 
+/// The block coder's model for a table of `layout` in format `version`
+/// (2 or 3): the strides of its row and plane contexts.
+fn coding_of(layout: &Layout, version: u16) -> crate::block::Coding {
+    crate::block::Coding {
+        row: layout.row(),
+        plane: (version >= FORMAT_VERSION).then(|| layout.plane()),
+    }
+}
+
 /// The bytes of a table file in the block format ([`FORMAT_VERSION`]).
 ///
 /// The symbol list holds the codes of the table's positions, most
@@ -276,7 +290,21 @@ pub(crate) fn decompress(data: &[u8], entries: usize) -> Option<Vec<u16>> {
 /// gives the same bytes; the entries that are not positions are coded as
 /// "don't care" ([`crate::block`]).
 pub fn encode(table: &Table) -> Vec<u8> {
+    encode_block_version(table, FORMAT_VERSION)
+}
+
+/// The bytes of a table file in block format `version`: [`FORMAT_VERSION`]
+/// or [`BLOCK_V2_VERSION`] (which this crate reads but no longer writes;
+/// for tests of the older reader and size comparisons).
+///
+/// # Panics
+/// On any other version (a caller's mistake, not the input's).
+pub fn encode_block_version(table: &Table, version: u16) -> Vec<u8> {
     use rayon::prelude::*;
+    assert!(
+        version == FORMAT_VERSION || version == BLOCK_V2_VERSION,
+        "block format {version} is not written"
+    );
     let exact = table.exact_codes();
     let mut counts: std::collections::BTreeMap<u16, u64> = std::collections::BTreeMap::new();
     for &c in exact.iter().filter(|&&c| c != code::NONE) {
@@ -293,7 +321,7 @@ pub fn encode(table: &Table) -> Vec<u8> {
     for (r, &c) in codes.iter().enumerate() {
         rank_of[usize::from(c)] = r as u16;
     }
-    let row = table.layout.row();
+    let coding = coding_of(&table.layout, version);
     let blocks: Vec<Vec<u8>> = exact
         .par_chunks(BLOCK_ENTRIES)
         .map(|chunk| {
@@ -301,13 +329,13 @@ pub fn encode(table: &Table) -> Vec<u8> {
                 .iter()
                 .map(|&c| (c != code::NONE).then(|| rank_of[usize::from(c)]))
                 .collect();
-            crate::block::encode(&ranks, codes.len(), row)
+            crate::block::encode(&ranks, codes.len(), coding)
         })
         .collect();
     let name = table.material().to_string();
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.push(name.len() as u8);
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(&(exact.len() as u64).to_le_bytes());
@@ -406,10 +434,10 @@ fn read_start<R: Read>(
         return Err(bad("not a Shuai endgame table (wrong magic bytes)"));
     }
     let version = r.u16()?;
-    if version != FORMAT_VERSION && version != RUN_LENGTH_VERSION {
+    if ![FORMAT_VERSION, BLOCK_V2_VERSION, RUN_LENGTH_VERSION].contains(&version) {
         return Err(bad(&format!(
             "format version {version}, this program reads versions {RUN_LENGTH_VERSION} \
-             and {FORMAT_VERSION}"
+             to {FORMAT_VERSION}"
         )));
     }
     let name_len = usize::from(r.take(1)?[0]);
@@ -453,8 +481,8 @@ pub(crate) struct Blocks {
     block: usize,
     /// The codes of the symbols, by rank.
     codes: Vec<u16>,
-    /// The stride of the coder's row context.
-    row: usize,
+    /// The coder's model and the strides of its contexts.
+    coding: crate::block::Coding,
     /// Where each block starts in the file, and where the last one ends.
     offsets: Vec<u64>,
     /// The CRC-32 of each block's bytes.
@@ -464,12 +492,14 @@ pub(crate) struct Blocks {
 }
 
 impl Blocks {
-    /// Reads the rest of a version-2 header and checks its checksum.
-    /// `file_len` bounds the index read (a damaged block size must not
-    /// make a huge allocation before the checksum is seen).
+    /// Reads the rest of a block-format header (version 2 or 3) and
+    /// checks its checksum. `file_len` bounds the index read (a damaged
+    /// block size must not make a huge allocation before the checksum is
+    /// seen).
     fn read<R: Read>(
         r: &mut Reader<'_, R>,
         layout: &Layout,
+        version: u16,
         file_len: u64,
         bad: &dyn Fn(&str) -> FileError,
     ) -> Result<Blocks, FileError> {
@@ -511,7 +541,7 @@ impl Blocks {
         Ok(Blocks {
             block,
             codes,
-            row: layout.row(),
+            coding: coding_of(layout, version),
             offsets,
             crcs,
             entries,
@@ -550,7 +580,7 @@ impl Blocks {
         if crc32(data) != self.crcs[b] {
             return Err(bad(&format!("block {b} is damaged (checksum mismatch)")));
         }
-        crate::block::decode(data, self.entries_of(b), &self.codes, self.row, out)
+        crate::block::decode(data, self.entries_of(b), &self.codes, self.coding, out)
             .ok_or_else(|| bad(&format!("block {b} is damaged (does not decode)")))
     }
 }
@@ -571,7 +601,13 @@ pub fn decode(bytes: &[u8], expected: Option<Material>, source: &str) -> Result<
     if start.version == RUN_LENGTH_VERSION {
         return decode_run_length(bytes, r, start, &bad);
     }
-    let blocks = Blocks::read(&mut r, &start.layout, bytes.len() as u64, &bad)?;
+    let blocks = Blocks::read(
+        &mut r,
+        &start.layout,
+        start.version,
+        bytes.len() as u64,
+        &bad,
+    )?;
     match (bytes.len() as u64).cmp(&blocks.file_len()) {
         std::cmp::Ordering::Less => return Err(short()),
         std::cmp::Ordering::Greater => return Err(bad("unexpected bytes after the data")),
@@ -668,7 +704,7 @@ impl BlockFile {
         let blocks = if start.version == RUN_LENGTH_VERSION {
             None
         } else {
-            let blocks = Blocks::read(&mut r, &start.layout, len, &bad)?;
+            let blocks = Blocks::read(&mut r, &start.layout, start.version, len, &bad)?;
             match len.cmp(&blocks.file_len()) {
                 std::cmp::Ordering::Less => return Err(short()),
                 std::cmp::Ordering::Greater => return Err(bad("unexpected bytes after the data")),

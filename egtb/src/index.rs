@@ -340,6 +340,19 @@ impl Layout {
         self.groups.last().map_or(1, |g| g.size)
     }
 
+    /// Entries with the same side to move between a placement and the
+    /// one a step of the third-lowest digit earlier (the two lowest
+    /// groups' sizes multiplied), the "plane above" the block coder of
+    /// format version 3 also predicts from; `usize::MAX` when the index
+    /// has fewer than two groups (the king pair is then that digit, and
+    /// a step of it rarely keeps a value).
+    pub(crate) fn plane(&self) -> usize {
+        match self.groups.as_slice() {
+            [.., a, b] => a.size.saturating_mul(b.size),
+            _ => usize::MAX,
+        }
+    }
+
     /// The index of `pos`, whose material must be this layout's (after
     /// swapping colours when `swap`: then Black's pieces are read as Red's
     /// on the point rotated by half a turn). `None` when a piece stands

@@ -303,7 +303,7 @@ fn block_files_are_byte_stable_and_old_files_still_read() {
     let t = table("KPKA");
     let bytes = file::encode(t);
     assert_eq!(&bytes[8..10], &file::FORMAT_VERSION.to_le_bytes());
-    assert_eq!(file::FORMAT_VERSION, 2);
+    assert_eq!(file::FORMAT_VERSION, 3);
     assert_eq!(file::encode(t), bytes);
     let back = file::decode(&bytes, None, "test").unwrap();
     assert_eq!(file::encode(&back), bytes);
@@ -322,10 +322,23 @@ fn block_files_are_byte_stable_and_old_files_still_read() {
         old.len()
     );
     assert_eq!((bytes.len(), fnv(&bytes)), (PINNED_KPKA.0, PINNED_KPKA.1));
+    // Version 2 (the first block files) is still read, to the same values,
+    // and converts to the same version-3 bytes.
+    let v2 = file::encode_block_version(t, file::BLOCK_V2_VERSION);
+    assert_eq!(&v2[8..10], &2u16.to_le_bytes());
+    assert_eq!((v2.len(), fnv(&v2)), (PINNED_KPKA_V2.0, PINNED_KPKA_V2.1));
+    let from_v2 = file::decode(&v2, None, "v2").unwrap();
+    for i in 0..t.len() {
+        assert_eq!(from_v2.value_at(i), t.value_at(i));
+    }
+    assert_eq!(file::encode(&from_v2), bytes);
 }
 
-/// The size and fingerprint of `KPKA.egtb` in format version 2.
-const PINNED_KPKA: (usize, u64) = (951, 9_534_376_732_632_103_096);
+/// The size and fingerprint of `KPKA.egtb` in format version 3.
+const PINNED_KPKA: (usize, u64) = (948, 17_557_188_096_631_763_223);
+/// The size and fingerprint of `KPKA.egtb` in format version 2, as the
+/// first block files were written.
+const PINNED_KPKA_V2: (usize, u64) = (951, 9_534_376_732_632_103_096);
 
 /// A block file cut short, or with bytes added, is refused when opened
 /// for probing, before any block is read.
