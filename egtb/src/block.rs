@@ -226,19 +226,21 @@ struct Model {
     same: [u16; RUN_CLASSES * 8],
     up: [u16; RUN_CLASSES * 2],
     plane: [u16; 2],
-    /// `TREES` trees of `1 << depth` nodes each (node 0 unused).
+    /// The rank trees the coding uses ([`Coding::tree`]), `1 << depth`
+    /// nodes each (node 0 unused).
     tree: Vec<u16>,
     depth: u32,
 }
 
 impl Model {
-    fn new(symbols: usize) -> Model {
+    fn new(symbols: usize, coding: Coding) -> Model {
         let depth = tree_depth(symbols);
+        let trees = if coding.plane.is_some() { TREES } else { 1 };
         Model {
             same: [PROB_INIT; RUN_CLASSES * 8],
             up: [PROB_INIT; RUN_CLASSES * 2],
             plane: [PROB_INIT; 2],
-            tree: vec![PROB_INIT; TREES << depth],
+            tree: vec![PROB_INIT; trees << depth],
             depth,
         }
     }
@@ -300,7 +302,7 @@ fn other_steady(stream: &[u16], t: usize, evens: usize) -> bool {
 pub(crate) fn encode(ranks: &[Option<u16>], symbols: usize, coding: Coding) -> Vec<u8> {
     let row = coding.row;
     let mut enc = Encoder::new();
-    let mut m = Model::new(symbols);
+    let mut m = Model::new(symbols, coding);
     let mut stream: Vec<u16> = Vec::with_capacity(ranks.len());
     let evens = ranks.len().div_ceil(2);
     let (mut prev, mut run) = (0u16, 0u32);
@@ -360,7 +362,7 @@ pub(crate) fn decode(
 ) -> Option<()> {
     let row = coding.row;
     let mut dec = Decoder::new(data);
-    let mut m = Model::new(codes.len());
+    let mut m = Model::new(codes.len(), coding);
     out.clear();
     out.resize(len, 0);
     let mut stream: Vec<u16> = Vec::with_capacity(len);
