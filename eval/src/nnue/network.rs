@@ -117,13 +117,13 @@ pub const MAGIC: [u8; 8] = *b"SHUAINNU";
 /// pieces other than the kings (0 to 30); more could never be used.
 pub const MAX_OUTPUT_BUCKETS: usize = 31;
 
-/// The header's architecture fields for `buckets` output buckets, in file
-/// order: inputs, hidden size, output buckets, QFT, the squared
+/// The header's architecture fields for `buckets` output buckets and
+/// `hidden` accumulator values, in file order: inputs, hidden size, output buckets, QFT, the squared
 /// activation's divisor, QB, SCALE.
-const fn architecture_fields(buckets: usize) -> [u32; 7] {
+const fn architecture_fields(buckets: usize, hidden: usize) -> [u32; 7] {
     [
         INPUTS as u32,
-        HIDDEN as u32,
+        hidden as u32,
         buckets as u32,
         QFT as u32,
         SQUARE_DIVISOR as u32,
@@ -185,16 +185,30 @@ impl Row {
 pub struct NetworkParts {
     /// How the own king's point picks the feature set.
     pub king: KingBuckets,
-    /// `king.count() × INPUTS × HIDDEN` feature weights at scale [`QFT`],
+    /// The accumulator size (`hidden` below): [`HIDDEN`] for a network
+    /// this build runs, any size in a file read by
+    /// [`NetworkParts::from_bytes`].
+    pub hidden: usize,
+    /// `king.count() × INPUTS × hidden` feature weights at scale [`QFT`],
     /// bucket by bucket, feature by feature.
     pub ft_weights: Vec<i16>,
-    /// `HIDDEN` feature biases at scale [`QFT`].
+    /// `hidden` feature biases at scale [`QFT`].
     pub ft_bias: Vec<i16>,
-    /// `2 · HIDDEN` output weights per output bucket at scale [`QB`], the
+    /// `2 · hidden` output weights per output bucket at scale [`QB`], the
     /// side to move's half first.
     pub out_weights: Vec<i16>,
     /// One output bias per output bucket at scale [`OUTPUT_SCALE`].
     pub out_bias: Vec<i32>,
+}
+
+impl NetworkParts {
+    /// Reads a network file of any hidden size (1 to [`MAX_HIDDEN`]) with
+    /// every other check [`Network::from_bytes`] makes: what a trainer
+    /// starts a wider network from. Returns the parameters and the
+    /// file's description.
+    pub fn from_bytes(bytes: &[u8]) -> Result<(NetworkParts, String), NetworkError> {
+        parse(bytes, None)
+    }
 }
 
 /// A quantised network, ready to evaluate.
@@ -223,11 +237,18 @@ impl fmt::Debug for Network {
     }
 }
 
-/// Bytes of the parameters of a network with `buckets` output buckets
-/// and `king_buckets` king buckets.
-const fn parameter_len(buckets: usize, king_buckets: usize) -> usize {
-    2 * (king_buckets * INPUTS + 1) * HIDDEN + buckets * (2 * 2 * HIDDEN + 4)
+/// Bytes of the parameters of a network with `buckets` output buckets,
+/// `king_buckets` king buckets and `hidden` accumulator values. (A
+/// file's header may name any hidden size up to [`MAX_HIDDEN`]; the
+/// product stays far inside `usize` for every one of them.)
+const fn parameter_len(buckets: usize, king_buckets: usize, hidden: usize) -> usize {
+    2 * (king_buckets * INPUTS + 1) * hidden + buckets * (2 * 2 * hidden + 4)
 }
+
+/// Largest hidden size [`NetworkParts::from_bytes`] accepts from a
+/// file's header: far above any network worth running, low enough that
+/// no header can make the expected file length overflow.
+pub const MAX_HIDDEN: usize = 4096;
 
 impl Network {
     /// A network without king buckets from its parameters (as a trainer
@@ -389,6 +410,7 @@ impl Network {
     pub fn parts(&self) -> NetworkParts {
         NetworkParts {
             king: self.king,
+            hidden: HIDDEN,
             ft_weights: self.ft_weights.iter().flat_map(|r| r.0).collect(),
             ft_bias: self.ft_bias.0.to_vec(),
             out_weights: self
@@ -402,7 +424,7 @@ impl Network {
     }
 
     fn parameter_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(parameter_len(self.buckets(), self.king.count()));
+        let mut out = Vec::with_capacity(parameter_len(self.buckets(), self.king.count(), HIDDEN));
         let rows = self
             .ft_weights
             .iter()
@@ -431,7 +453,7 @@ impl Network {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
-        for v in architecture_fields(self.buckets()) {
+        for v in architecture_fields(self.buckets(), HIDDEN) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         if version == FORMAT_VERSION_KING_BUCKETS {
@@ -449,122 +471,16 @@ impl Network {
     }
 
     /// Reads a network file (version 2, 3 or 4); a file for another
-    /// architecture, a damaged or truncated file is refused with a
-    /// message that says why.
+    /// architecture (a hidden size other than [`HIDDEN`] among them), a
+    /// damaged or truncated file is refused with a message that says why.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(8)? != MAGIC {
-            return Err(NetworkError(
-                "not a Shuai network file (no SHUAINNU magic)".into(),
-            ));
-        }
-        let version = r.u32()?;
-        if ![
-            FORMAT_VERSION_ONE_BUCKET,
-            FORMAT_VERSION,
-            FORMAT_VERSION_KING_BUCKETS,
-        ]
-        .contains(&version)
-        {
-            return Err(NetworkError(format!(
-                "network format version {version}; this build reads versions \
-                 {FORMAT_VERSION_ONE_BUCKET}, {FORMAT_VERSION} and \
-                 {FORMAT_VERSION_KING_BUCKETS}"
-            )));
-        }
-        let mut header = [0u32; 7];
-        for h in header.iter_mut() {
-            *h = r.u32()?;
-        }
-        let buckets = header[2] as usize;
-        let buckets_allowed = if version == FORMAT_VERSION_ONE_BUCKET {
-            1..=1
-        } else {
-            1..=MAX_OUTPUT_BUCKETS
-        };
-        if header != architecture_fields(buckets) || !buckets_allowed.contains(&buckets) {
-            return Err(NetworkError(format!(
-                "version-{version} network for inputs {}, hidden {}, buckets {}, QFT {}, \
-                 square divisor {}, QB {}, scale {}; this build runs {} with 1 to \
-                 {MAX_OUTPUT_BUCKETS} output buckets (version 2: 1)",
-                header[0],
-                header[1],
-                header[2],
-                header[3],
-                header[4],
-                header[5],
-                header[6],
-                Network::architecture_for(1)
-            )));
-        }
-        let king = if version == FORMAT_VERSION_KING_BUCKETS {
-            let count = r.u32()?;
-            let mirror = r.u32()?;
-            let mut map = [0u8; super::features::PALACE_POINTS];
-            for m in map.iter_mut() {
-                // An entry too large for a byte is refused below as one
-                // too large for a bucket.
-                *m = u8::try_from(r.u32()?).unwrap_or(u8::MAX);
-            }
-            let layout = if mirror > 1 {
-                Err(format!("mirror flag {mirror}, 0 or 1 allowed"))
-            } else {
-                KingBuckets::new(map, mirror == 1)
-            };
-            match layout {
-                Ok(k) if k.count() as u32 == count => k,
-                Ok(k) => {
-                    return Err(NetworkError(format!(
-                        "the header counts {count} king buckets, its table {}",
-                        k.count()
-                    )))
-                }
-                Err(e) => return Err(NetworkError(format!("king buckets: {e}"))),
-            }
-        } else {
-            KingBuckets::NONE
-        };
-        let hash = r.u64()?;
-        let len = r.u32()? as usize;
-        if len > MAX_DESCRIPTION {
-            return Err(NetworkError(format!(
-                "description of {len} bytes, at most {MAX_DESCRIPTION}"
-            )));
-        }
-        let description = std::str::from_utf8(r.take(len)?)
-            .map_err(|_| NetworkError("description is not UTF-8".into()))?
-            .to_string();
-        let params = &bytes[r.at..];
-        let want_len = parameter_len(buckets, king.count());
-        if params.len() != want_len {
-            return Err(NetworkError(format!(
-                "{} parameter bytes, expected {want_len} (truncated or padded file)",
-                params.len()
-            )));
-        }
-        if fnv1a(params.iter().copied()) != hash {
-            return Err(NetworkError(format!(
-                "parameter hash {:016x} does not match the header's {hash:016x} (damaged file)",
-                fnv1a(params.iter().copied())
-            )));
-        }
-        let (weights, biases) = params.split_at(params.len() - 4 * buckets);
-        let mut i16s = weights
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = i16s.by_ref().take(king.inputs() * HIDDEN).collect();
-        let ft_bias: Vec<i16> = i16s.by_ref().take(HIDDEN).collect();
-        let out_weights: Vec<i16> = i16s.collect();
-        let out_bias = biases
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let (p, description) = parse(bytes, Some(HIDDEN))?;
         Network::from_parts_with_king_buckets(
-            king,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
+            p.king,
+            p.ft_weights,
+            p.ft_bias,
+            p.out_weights,
+            p.out_bias,
             &description,
         )
     }
@@ -621,6 +537,142 @@ impl Network {
         let them = self.refresh(pos, stm.opponent());
         self.output(&us, &them, self.bucket_of(pos))
     }
+}
+
+/// Reads a network file's parameters and description: version 2, 3 or
+/// 4, with the hidden size `hidden` if given, else any size from 1 to
+/// [`MAX_HIDDEN`]. Every check of [`Network::from_bytes`] but the hidden
+/// size is made either way (magic, header, length, hash).
+fn parse(bytes: &[u8], hidden: Option<usize>) -> Result<(NetworkParts, String), NetworkError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(NetworkError(
+            "not a Shuai network file (no SHUAINNU magic)".into(),
+        ));
+    }
+    let version = r.u32()?;
+    if ![
+        FORMAT_VERSION_ONE_BUCKET,
+        FORMAT_VERSION,
+        FORMAT_VERSION_KING_BUCKETS,
+    ]
+    .contains(&version)
+    {
+        return Err(NetworkError(format!(
+            "network format version {version}; this build reads versions \
+             {FORMAT_VERSION_ONE_BUCKET}, {FORMAT_VERSION} and \
+             {FORMAT_VERSION_KING_BUCKETS}"
+        )));
+    }
+    let mut header = [0u32; 7];
+    for h in header.iter_mut() {
+        *h = r.u32()?;
+    }
+    let buckets = header[2] as usize;
+    let file_hidden = header[1] as usize;
+    let hidden_ok = match hidden {
+        Some(want) => file_hidden == want,
+        None => (1..=MAX_HIDDEN).contains(&file_hidden),
+    };
+    let buckets_allowed = if version == FORMAT_VERSION_ONE_BUCKET {
+        1..=1
+    } else {
+        1..=MAX_OUTPUT_BUCKETS
+    };
+    if header != architecture_fields(buckets, file_hidden)
+        || !hidden_ok
+        || !buckets_allowed.contains(&buckets)
+    {
+        return Err(NetworkError(format!(
+            "version-{version} network for inputs {}, hidden {}, buckets {}, QFT {}, \
+             square divisor {}, QB {}, scale {}; this build runs {} with 1 to \
+             {MAX_OUTPUT_BUCKETS} output buckets (version 2: 1){}",
+            header[0],
+            header[1],
+            header[2],
+            header[3],
+            header[4],
+            header[5],
+            header[6],
+            Network::architecture_for(1),
+            if hidden.is_none() {
+                format!(" and reads hidden sizes 1 to {MAX_HIDDEN}")
+            } else {
+                String::new()
+            }
+        )));
+    }
+    let king = if version == FORMAT_VERSION_KING_BUCKETS {
+        let count = r.u32()?;
+        let mirror = r.u32()?;
+        let mut map = [0u8; super::features::PALACE_POINTS];
+        for m in map.iter_mut() {
+            // An entry too large for a byte is refused below as one
+            // too large for a bucket.
+            *m = u8::try_from(r.u32()?).unwrap_or(u8::MAX);
+        }
+        let layout = if mirror > 1 {
+            Err(format!("mirror flag {mirror}, 0 or 1 allowed"))
+        } else {
+            KingBuckets::new(map, mirror == 1)
+        };
+        match layout {
+            Ok(k) if k.count() as u32 == count => k,
+            Ok(k) => {
+                return Err(NetworkError(format!(
+                    "the header counts {count} king buckets, its table {}",
+                    k.count()
+                )))
+            }
+            Err(e) => return Err(NetworkError(format!("king buckets: {e}"))),
+        }
+    } else {
+        KingBuckets::NONE
+    };
+    let hash = r.u64()?;
+    let len = r.u32()? as usize;
+    if len > MAX_DESCRIPTION {
+        return Err(NetworkError(format!(
+            "description of {len} bytes, at most {MAX_DESCRIPTION}"
+        )));
+    }
+    let description = std::str::from_utf8(r.take(len)?)
+        .map_err(|_| NetworkError("description is not UTF-8".into()))?
+        .to_string();
+    let params = &bytes[r.at..];
+    let want_len = parameter_len(buckets, king.count(), file_hidden);
+    if params.len() != want_len {
+        return Err(NetworkError(format!(
+            "{} parameter bytes, expected {want_len} (truncated or padded file)",
+            params.len()
+        )));
+    }
+    if fnv1a(params.iter().copied()) != hash {
+        return Err(NetworkError(format!(
+            "parameter hash {:016x} does not match the header's {hash:016x} (damaged file)",
+            fnv1a(params.iter().copied())
+        )));
+    }
+    let (weights, biases) = params.split_at(params.len() - 4 * buckets);
+    let mut i16s = weights
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let ft_weights: Vec<i16> = i16s.by_ref().take(king.inputs() * file_hidden).collect();
+    let ft_bias: Vec<i16> = i16s.by_ref().take(file_hidden).collect();
+    let out_weights: Vec<i16> = i16s.collect();
+    let out_bias = biases
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let parts = NetworkParts {
+        king,
+        hidden: file_hidden,
+        ft_weights,
+        ft_bias,
+        out_weights,
+        out_bias,
+    };
+    Ok((parts, description))
 }
 
 /// The squared activation of an accumulator value, `clamp(x, 0, QFT)² /
@@ -904,6 +956,65 @@ mod tests {
             assert_eq!(acc.pieces(), pieces, "{fen}");
             let stm = pos.side_to_move();
             assert_eq!(crate::nnue::evaluate(&net, &acc, stm), cp, "{fen}");
+        }
+    }
+
+    /// A version-3 file of `hidden` accumulator values and one output
+    /// bucket, its parameters counting up from `first`, written by hand
+    /// (this build's writer only writes [`HIDDEN`]).
+    fn file_of_hidden(hidden: usize, first: i16) -> Vec<u8> {
+        let mut params = Vec::new();
+        let values = (INPUTS + 1) * hidden + 2 * hidden;
+        for i in 0..values {
+            params.extend_from_slice(&first.wrapping_add(i as i16).to_le_bytes());
+        }
+        params.extend_from_slice(&7i32.to_le_bytes());
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        for v in architecture_fields(1, hidden) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&fnv1a(params.iter().copied()).to_le_bytes());
+        out.extend_from_slice(&4u32.to_le_bytes());
+        out.extend_from_slice(b"half");
+        out.extend_from_slice(&params);
+        out
+    }
+
+    #[test]
+    fn parts_of_any_hidden_size_are_read_and_a_network_only_of_its_own() {
+        let half = file_of_hidden(HIDDEN / 2, 5);
+        let (p, description) = NetworkParts::from_bytes(&half).unwrap();
+        assert_eq!(description, "half");
+        assert_eq!(p.hidden, HIDDEN / 2);
+        assert_eq!(p.king, KingBuckets::NONE);
+        assert_eq!(p.ft_weights.len(), INPUTS * HIDDEN / 2);
+        assert_eq!(p.ft_weights[..3], [5, 6, 7]);
+        assert_eq!(
+            p.ft_bias[0],
+            5i16.wrapping_add((INPUTS * HIDDEN / 2) as i16)
+        );
+        assert_eq!(p.out_weights.len(), HIDDEN);
+        assert_eq!(p.out_bias, [7]);
+        let err = Network::from_bytes(&half).unwrap_err().0;
+        assert!(err.contains(&format!("hidden {}", HIDDEN / 2)), "{err}");
+        // This build's own size reads both ways, as the same parameters.
+        let net = random_king_network(4, KingBuckets::MIRRORED_6, 3);
+        let (p, description) = NetworkParts::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!((p, description.as_str()), (net.parts(), net.description()));
+        // Damage is refused as by Network::from_bytes; so is a size of 0 or
+        // above MAX_HIDDEN, before any parameter is read.
+        let mut flipped = half.clone();
+        let last = flipped.len() - 9;
+        flipped[last] ^= 1;
+        let err = NetworkParts::from_bytes(&flipped).unwrap_err().0;
+        assert!(err.contains("damaged"), "{err}");
+        for hidden in [0, MAX_HIDDEN as u32 + 1, u32::MAX] {
+            let mut bad = half.clone();
+            bad[16..20].copy_from_slice(&hidden.to_le_bytes());
+            let err = NetworkParts::from_bytes(&bad).unwrap_err().0;
+            assert!(err.contains(&format!("hidden {hidden}")), "{err}");
+            assert!(err.contains("reads hidden sizes 1 to 4096"), "{err}");
         }
     }
 

@@ -67,7 +67,9 @@ pub struct Args {
     /// Start from this network's weights instead of random ones (a network
     /// file, or `embedded` for the engine's own): to train a new round on
     /// top of the last one. A network without king buckets can start a run
-    /// with them (each bucket begins as its rows).
+    /// with them (each bucket begins as its rows); a network narrower than
+    /// this build's hidden size starts a wider one (the new neurons with zero
+    /// output weights, so it begins as the same network).
     #[arg(long, value_name = "NET")]
     init: Option<PathBuf>,
     /// Continue from OUT/last.ckpt (same data and flags: the run continues exactly).
@@ -137,14 +139,14 @@ pub fn run(a: Args) -> Result<(), String> {
         None
     };
     let init = match &a.init {
-        Some(p) if p.as_os_str() == "embedded" => Some(shuai_eval::nnue::default_network().clone()),
+        Some(p) if p.as_os_str() == "embedded" => Some(shuai_eval::nnue::default_network().parts()),
         Some(p) => {
             let bytes =
                 std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Some(
-                shuai_eval::nnue::Network::from_bytes(&bytes)
-                    .map_err(|e| format!("{}: {e}", p.display()))?,
-            )
+            // Any hidden size: a narrower network starts a wider run.
+            let (parts, _) = shuai_eval::nnue::NetworkParts::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Some(parts)
         }
         None => None,
     };

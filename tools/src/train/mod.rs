@@ -35,7 +35,7 @@ use model::{sigmoid, Gradients, Model, Sample, FEATURE_CLIP, MAX_ACTIVE};
 use rayon::prelude::*;
 use shuai_board::Rng;
 use shuai_board::{Color, File, Piece, PieceKind, Rank, Square};
-use shuai_eval::nnue::{KingBuckets, Network, INPUTS, OUTPUT_SCALE, QB, QFT, SCALE};
+use shuai_eval::nnue::{KingBuckets, Network, NetworkParts, INPUTS, OUTPUT_SCALE, QB, QFT, SCALE};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -289,11 +289,11 @@ pub fn quantise(model: &Model, description: &str) -> Result<Network, String> {
 /// has none, every bucket starts as `net`'s one set of rows: in the
 /// factoriser's shared rows when `factoriser` is set (the bucket rows
 /// zero, so the buckets learn only how they differ), else copied into
-/// each bucket. Any other change of layout, or a hidden size other than
-/// the engine's, is refused.
-pub fn dequantise(net: &Network, king: KingBuckets, factoriser: bool) -> Result<Model, String> {
-    let p = net.parts();
-    let hidden = shuai_eval::nnue::HIDDEN;
+/// each bucket. Any other change of layout is refused. The model has
+/// the network's hidden size, whatever the engine's ([`Model::widened`]
+/// grows it).
+pub fn dequantise(p: &NetworkParts, king: KingBuckets, factoriser: bool) -> Result<Model, String> {
+    let hidden = p.hidden;
     let buckets = p.out_bias.len();
     let ft: Vec<f32> = p
         .ft_weights
@@ -378,11 +378,12 @@ pub fn compare(
 
 /// The state a run starts from: a checkpoint to resume, else a fresh
 /// model, random or (with `init`) the float form of a network
-/// ([`dequantise`]).
+/// ([`dequantise`]), widened to `cfg.hidden` when the network is
+/// narrower ([`Model::widened`], seeded by `cfg.seed`).
 pub fn start(
     cfg: &TrainConfig,
     resume: Option<Checkpoint>,
-    init: Option<&Network>,
+    init: Option<&NetworkParts>,
 ) -> Result<Checkpoint, String> {
     match resume {
         Some(c) if c.model.hidden != cfg.hidden => Err(format!(
@@ -411,7 +412,10 @@ pub fn start(
         None => {
             let model = match init {
                 Some(net) => {
-                    let model = dequantise(net, cfg.king, cfg.factoriser)?;
+                    let mut model = dequantise(net, cfg.king, cfg.factoriser)?;
+                    if model.hidden < cfg.hidden {
+                        model = model.widened(cfg.hidden, cfg.seed)?;
+                    }
                     if model.hidden != cfg.hidden || model.buckets != cfg.buckets {
                         return Err(format!(
                             "the starting network has hidden size {} and {} output buckets, \
@@ -801,7 +805,7 @@ mod tests {
         // The round trip is exact: every integer divided by its scale and
         // multiplied again rounds back to itself.
         let net = quantise(&Model::new(shuai_eval::nnue::HIDDEN, 8, 11), "round trip").unwrap();
-        let model = dequantise(&net, KingBuckets::NONE, true).unwrap();
+        let model = dequantise(&net.parts(), KingBuckets::NONE, true).unwrap();
         assert!(!model.factorised(), "no king buckets: nothing to share");
         assert_eq!(quantise(&model, "round trip").unwrap(), net);
         // Started with king buckets, each bucket is the old network: with
@@ -815,7 +819,7 @@ mod tests {
             Position::from_fen("4k4/4a4/4b4/9/2p6/9/9/4B4/4A4/4KA3 b - - 0 1").unwrap(),
         ];
         for factoriser in [true, false] {
-            let model = dequantise(&net, KingBuckets::MIRRORED_6, factoriser).unwrap();
+            let model = dequantise(&net.parts(), KingBuckets::MIRRORED_6, factoriser).unwrap();
             assert_eq!(model.factorised(), factoriser);
             let bucketed = quantise(&model, "bucketed").unwrap();
             assert_eq!(bucketed.king_buckets(), KingBuckets::MIRRORED_6);
@@ -830,12 +834,12 @@ mod tests {
         }
         // A bucketed network cannot become another layout.
         let bucketed = quantise(
-            &dequantise(&net, KingBuckets::MIRRORED_6, true).unwrap(),
+            &dequantise(&net.parts(), KingBuckets::MIRRORED_6, true).unwrap(),
             "b",
         )
         .unwrap();
         assert_eq!(
-            dequantise(&bucketed, KingBuckets::MIRRORED_3, true).unwrap_err(),
+            dequantise(&bucketed.parts(), KingBuckets::MIRRORED_3, true).unwrap_err(),
             format!(
                 "cannot start {} from a network with {}",
                 KingBuckets::MIRRORED_3.name(),

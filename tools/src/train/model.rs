@@ -170,6 +170,54 @@ impl Model {
         }
     }
 
+    /// The model with `hidden` accumulator values instead of
+    /// `self.hidden` (at least as many): the old neurons keep their
+    /// weights, the new ones get random feature weights drawn as
+    /// [`Model::with_king_buckets`] draws them (in the factoriser's rows
+    /// when there is one, the bucket rows zero), a zero bias and **zero
+    /// output weights**, so the wider model computes exactly what this one
+    /// does and training grows the new neurons from there. Refused when
+    /// `hidden` is smaller.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Result<Model, String> {
+        if hidden < self.hidden {
+            return Err(format!(
+                "cannot narrow a model of hidden size {} to {hidden}",
+                self.hidden
+            ));
+        }
+        let old = self.hidden;
+        let mut r = init_stream(seed);
+        let ft = 1.0 / 24f32.sqrt();
+        // Every row of `old` values grows to `hidden`, the new values from
+        // `fill`.
+        let widen = |rows: &[f32], fill: &mut dyn FnMut() -> f32| -> Vec<f32> {
+            rows.chunks_exact(old.max(1))
+                .flat_map(|row| {
+                    let new: Vec<f32> = (old..hidden).map(|_| fill()).collect();
+                    row.iter().copied().chain(new)
+                })
+                .collect()
+        };
+        let (ft_weights, ft_factor) = if self.factorised() {
+            (
+                widen(&self.ft_weights, &mut || 0.0),
+                widen(&self.ft_factor, &mut || r() * ft),
+            )
+        } else {
+            (widen(&self.ft_weights, &mut || r() * ft), Vec::new())
+        };
+        Ok(Model {
+            hidden,
+            buckets: self.buckets,
+            king: self.king,
+            ft_weights,
+            ft_factor,
+            ft_bias: widen(&self.ft_bias, &mut || 0.0),
+            out_weights: widen(&self.out_weights, &mut || 0.0),
+            out_bias: self.out_bias.clone(),
+        })
+    }
+
     /// Whether the model has a factoriser.
     pub fn factorised(&self) -> bool {
         !self.ft_factor.is_empty()
@@ -701,6 +749,50 @@ mod tests {
         assert_eq!(one.out_weights[..], three.out_weights[..8]);
         assert_ne!(three.out_weights[..8], three.out_weights[8..16]);
         assert_eq!(three.out_bias, [0.0; 3]);
+    }
+
+    #[test]
+    fn a_widened_model_computes_what_the_narrow_one_did() {
+        // With and without the factoriser (king buckets), and one or four
+        // output buckets: the new neurons' zero output weights add exact
+        // zeros, so the output is the same float.
+        let samples = [
+            sample(&[3, 17, 400], &[999, 1259, 17], 30, 0.9),
+            sample(&[1259, 999], &[3, 400], 0, 0.2),
+        ];
+        for (king, factoriser, buckets) in [
+            (KingBuckets::NONE, false, 1),
+            (KingBuckets::MIRRORED_6, true, 4),
+            (KingBuckets::MIRRORED_6, false, 4),
+        ] {
+            let narrow = Model::with_king_buckets(4, buckets, king, factoriser, 3);
+            let wide = narrow.widened(12, 5).unwrap();
+            assert_eq!(wide.hidden, 12);
+            assert_eq!(wide.factorised(), narrow.factorised());
+            assert_eq!(wide.ft_weights.len(), narrow.ft_weights.len() * 3);
+            assert_eq!(wide.out_weights.len(), buckets * 2 * 12);
+            // The old neurons keep their weights: row 17's first four.
+            assert_eq!(
+                wide.ft_weights[17 * 12..17 * 12 + 4],
+                narrow.ft_weights[17 * 4..17 * 4 + 4]
+            );
+            assert_eq!(wide.out_weights[12..16], narrow.out_weights[4..8]);
+            assert!(wide.out_weights[4..12].iter().all(|&w| w == 0.0));
+            // The new ones have random feature weights to grow from.
+            let new_rows = if factoriser {
+                &wide.ft_factor
+            } else {
+                &wide.ft_weights
+            };
+            assert!(new_rows[17 * 12 + 4..18 * 12].iter().all(|&w| w != 0.0));
+            for s in &samples {
+                assert_eq!(wide.output(s), narrow.output(s));
+            }
+        }
+        assert_eq!(
+            Model::new(8, 1, 1).widened(4, 1).unwrap_err(),
+            "cannot narrow a model of hidden size 8 to 4"
+        );
     }
 
     #[test]
