@@ -118,8 +118,8 @@ pub const MAGIC: [u8; 8] = *b"SHUAINNU";
 pub const MAX_OUTPUT_BUCKETS: usize = 31;
 
 /// The header's architecture fields for `buckets` output buckets and
-/// `hidden` accumulator values, in file order: inputs, hidden size, output buckets, QFT, the squared
-/// activation's divisor, QB, SCALE.
+/// `hidden` accumulator values, in file order: inputs, hidden size,
+/// output buckets, QFT, the squared activation's divisor, QB, SCALE.
 const fn architecture_fields(buckets: usize, hidden: usize) -> [u32; 7] {
     [
         INPUTS as u32,
