@@ -276,18 +276,18 @@ fn finds_mating_attacks_the_old_pruning_hid() {
 /// limits where the two differ (with moves of equal order score handed
 /// out in generation order, over 1–60 K on the start position and the
 /// position below: the start position at 17–23 K and the other at
-/// 16–20 K).
+/// 29–31 K).
 #[test]
 fn interrupted_iteration_keeps_a_better_move() {
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
     let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
     let cases = [
-        // (position, nodes in K, last completed depth, move, score): depth 6
-        // ends on f3d3 (-206); at depth 7 d2f2 beats it with -203 before
-        // the stop (without the fix, f3d3 -206 is played at 16–20 K).
-        (fen, 16, 6, "d2f2", -203),
-        (fen, 18, 6, "d2f2", -203),
-        (fen, 20, 6, "d2f2", -203),
+        // (position, nodes in K, last completed depth, move, score): depth 7
+        // ends on d2f2 (-202); at depth 8 f3d3 beats it with -134 before
+        // the stop (without the fix, d2f2 -202 is played at 29–31 K).
+        (fen, 29, 7, "f3d3", -134),
+        (fen, 30, 7, "f3d3", -134),
+        (fen, 31, 7, "f3d3", -134),
         // Depth 6 ends on b0c2 (28); at depth 7 b2g2 beats it with 25.
         (start, 17, 6, "b2g2", 25),
         (start, 23, 6, "b2g2", 25),

@@ -441,8 +441,9 @@ mod tests {
     /// A mate the hash table learned with few plies on the clock is only an
     /// unproven win when the same placement comes back too close to the
     /// natural-move limit for that mate.
-    #[test]
-    fn table_mates_respect_the_natural_limit() {
+    /// Runs `f` with a one-thread search context (hand-written
+    /// evaluation, Chinese rules, a 1 MB table, depth-1 limits).
+    fn with_shared<R>(f: impl FnOnce(&Shared, &TranspositionTable) -> R) -> R {
         let tt = TranspositionTable::new(1);
         let control = Control::new();
         let limits = Limits::depth(1);
@@ -468,19 +469,43 @@ mod tests {
             tb_hits: AtomicU64::new(0),
             root_score: None,
         };
-        let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
-        let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();
-        // Mate in 3 plies from this node, found at ply 2 of some search.
-        tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
-        for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
-            let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
+        f(&shared, &tt)
+    }
+
+    #[test]
+    fn table_mates_respect_the_natural_limit() {
+        with_shared(|shared, tt| {
+            let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
+            let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();
+            // Mate in 3 plies from this node, found at ply 2 of some search.
+            tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
+            for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
+                let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
+                let mut history = History::new();
+                let worker = Worker::new(0, &pos, shared, &mut history, Vec::new());
+                assert_eq!(
+                    worker.tt_probe(2).map(|h| h.score),
+                    Some(expected),
+                    "clock {clock}"
+                );
+            }
+        });
+    }
+
+    /// Quiescence searches every evasion in check, and an evasion that
+    /// checks back is a quiet move: from this position (met in a depth-9
+    /// bench search) such chains ran 65 plies deep and through 3.3 million
+    /// nodes (in the bench, to ply 126 and 1.7 billion nodes) until
+    /// repetitions and the natural-move limit ended them. Now 7 and 91.
+    #[test]
+    fn quiescence_check_chains_end_in_repetitions() {
+        with_shared(|shared, _| {
+            let pos = Position::from_fen("5a3/9/4k4/5N3/9/p8/9/3KB3c/4n4/4C4 w - - 55 31").unwrap();
             let mut history = History::new();
-            let worker = Worker::new(0, &pos, &shared, &mut history, Vec::new());
-            assert_eq!(
-                worker.tt_probe(2).map(|h| h.score),
-                Some(expected),
-                "clock {clock}"
-            );
-        }
+            let mut worker = Worker::new(0, &pos, shared, &mut history, Vec::new());
+            worker.quiescence::<true>(-INFINITE, INFINITE, 0);
+            assert!(worker.seldepth <= 12, "seldepth {}", worker.seldepth);
+            assert!(worker.nodes <= 10_000, "nodes {}", worker.nodes);
+        });
     }
 }
