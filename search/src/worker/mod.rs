@@ -11,6 +11,7 @@ mod root;
 
 use crate::history::{History, PieceTo};
 use crate::params::Params;
+use crate::repetition;
 use crate::score::*;
 use crate::time::Progress;
 use crate::tt::{Bound, Hit};
@@ -412,6 +413,21 @@ impl<'a> Worker<'a> {
     }
 
     /// A draw by insufficient material or by the natural-move limit.
+    /// The score the path alone decides at `ply`, in the main search and
+    /// in quiescence: a repetition's verdict (only after a quiet move: after
+    /// a capture no earlier position can recur), a draw by material, or the
+    /// natural-move limit.
+    fn path_verdict(&self, in_check: bool, ply: usize) -> Option<i32> {
+        if self.pos.halfmove_clock() > 0 {
+            if let Some(score) =
+                repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
+            {
+                return Some(score);
+            }
+        }
+        self.draw_by_material_or_limit(in_check, ply)
+    }
+
     fn draw_by_material_or_limit(&self, in_check: bool, ply: usize) -> Option<i32> {
         let attackers = self.pos.kind_bb(PieceKind::Rook)
             | self.pos.kind_bb(PieceKind::Horse)
@@ -438,9 +454,6 @@ mod tests {
     use shuai_board::rules::RuleBook;
     use std::sync::atomic::AtomicU64;
 
-    /// A mate the hash table learned with few plies on the clock is only an
-    /// unproven win when the same placement comes back too close to the
-    /// natural-move limit for that mate.
     /// Runs `f` with a one-thread search context (hand-written
     /// evaluation, Chinese rules, a 1 MB table, depth-1 limits).
     fn with_shared<R>(f: impl FnOnce(&Shared, &TranspositionTable) -> R) -> R {
@@ -472,6 +485,9 @@ mod tests {
         f(&shared, &tt)
     }
 
+    /// A mate the hash table learned with few plies on the clock is only an
+    /// unproven win when the same placement comes back too close to the
+    /// natural-move limit for that mate.
     #[test]
     fn table_mates_respect_the_natural_limit() {
         with_shared(|shared, tt| {

@@ -4,7 +4,7 @@
 use super::Worker;
 use crate::history::{bonus, PieceTo};
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
-use crate::repetition;
+
 use crate::score::*;
 use crate::tt::{Bound, Hit};
 use shuai_board::{GenKind, Move, MoveList, Position};
@@ -54,11 +54,7 @@ impl Worker<'_> {
         let in_check = self.in_check_at(ply);
 
         // Step 2. Draws and rule verdicts that depend on the path.
-        if let Some(score) = repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
-        {
-            return score;
-        }
-        if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
+        if let Some(score) = self.path_verdict(in_check, ply) {
             return score;
         }
         if ply >= MAX_PLY - 2 {

@@ -3,7 +3,6 @@
 
 use super::Worker;
 use crate::ordering::{good_capture, MovePicker};
-use crate::repetition;
 use crate::score::*;
 use crate::tt::Bound;
 use shuai_board::GenKind;
@@ -27,15 +26,8 @@ impl Worker<'_> {
         // that check back are quiet moves, and such a chain runs on here
         // (it once reached ply 126 and 1.7 billion nodes in one depth-9
         // search) unless the repetition it makes, or the natural-move
-        // limit, ends it. After a capture no earlier position can recur.
-        if self.pos.halfmove_clock() > 0 {
-            if let Some(score) =
-                repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
-            {
-                return score;
-            }
-        }
-        if let Some(score) = self.draw_by_material_or_limit(in_check, ply) {
+        // limit, ends it.
+        if let Some(score) = self.path_verdict(in_check, ply) {
             return score;
         }
         if ply >= MAX_PLY - 2 {
