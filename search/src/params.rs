@@ -125,6 +125,9 @@ params! {
     lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
     nnue_endgame_scale = 0, 0..=1, step 1: "The network's evaluation scaled by the hand-written evaluation's endgame draw knowledge (1), e.g. a lone cannon without an advisor for a screen";
     natural_damp = 0, 0..=600, step 20: "Evaluation scaled by (this - plies since the last capture) / this, so that an advantage that makes no progress toward the natural-move limit is worth less (0: off)";
+    qs_evasion_history = 0, -16000..=16000, step 1000: "Quiescence in check: once a move has escaped mate, quiet evasions whose history score is below this are skipped";
+    qs_evasion_see = 40, 0..=400, step 20: "Quiescence in check: once a move has escaped mate, evasions that lose more than this by SEE are skipped";
+    qs_evasion_prune = 1, 0..=1, step 1: "Quiescence in check: quiet evasions ordered by history, and the pruning of qs_evasion_history and qs_evasion_see (1)";
     qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
     tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";
     tm_increment_share = 75, 30..=100, step 5: "Time: hundredths of the increment added to each move's budget";

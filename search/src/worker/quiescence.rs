@@ -2,10 +2,11 @@
 //! quiet, so that the evaluation is never taken in the middle of an exchange.
 
 use super::Worker;
-use crate::ordering::{good_capture, MovePicker};
+use crate::history::PieceTo;
+use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
 use crate::score::*;
 use crate::tt::Bound;
-use shuai_board::GenKind;
+use shuai_board::{GenKind, Move};
 
 impl Worker<'_> {
     /// Quiescence: captures (and every evasion when in check) until the
@@ -78,8 +79,46 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         let mut best_move = None;
-        picker.score_captures(&self.pos, self.history);
-        while let Some(m) = picker.next(&self.pos, || |_| 0) {
+        // In check, the evasions: the table's move, then captures by
+        // victim, then quiet evasions by their history (read only if they
+        // are reached), so that the pruning below keeps the likely ones.
+        let prune_evasions = in_check && self.params.qs_evasion_prune() != 0;
+        let prevs = self.previous_moves(ply);
+        let side = self.pos.side_to_move();
+        if prune_evasions {
+            let hints = OrderingHints {
+                tt_move: hit.and_then(|h| h.mv),
+                killers: [Move::NULL; 2],
+                counter: Move::NULL,
+            };
+            picker.score(&self.pos, &hints, self.history);
+        } else {
+            picker.score_captures(&self.pos, self.history);
+        }
+        while let Some(m) = picker.next(&self.pos, || {
+            let scorer = self.history.quiet_scorer(side, prevs);
+            let pos = &self.pos;
+            move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
+        }) {
+            // Once one evasion has escaped mate, the others must not lose
+            // material by SEE, and quiet ones must have a history: a
+            // check answered is rarely refuted by a quiet move nobody
+            // has seen work, and checks that are answered by checks
+            // otherwise multiply here.
+            if prune_evasions && best > -MATE_BOUND {
+                if !is_capture(&self.pos, m)
+                    && self
+                        .history
+                        .quiet_scorer(side, prevs)
+                        .score(self.pos.piece_at(m.from()).expect("move has a piece"), m)
+                        < self.params.qs_evasion_history()
+                {
+                    continue;
+                }
+                if !good_capture(&self.pos, m, -self.params.qs_evasion_see()) {
+                    continue;
+                }
+            }
             // Asked at most once a move: by the futility test, else for the
             // child (which then need not find out for itself).
             let mut gives_check = None;
@@ -99,6 +138,8 @@ impl Worker<'_> {
                 }
             }
             let gives_check = gives_check.unwrap_or_else(|| self.pos.gives_check(m));
+            let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+            self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
             self.make_move(m, ply, Some(gives_check));
             self.visit();
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
