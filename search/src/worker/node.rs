@@ -233,7 +233,12 @@ impl Worker<'_> {
                 if quiet && !gives_check {
                     // The depth the move would be searched at after its
                     // reduction, or the node's (the `prune_lmr_depth` row).
-                    let futility_depth = if self.params.prune_lmr_depth() != 0 {
+                    // With the network only: with the hand-written
+                    // evaluation it hid mating attacks that its tests pin
+                    // (`finds_mating_attacks_the_old_pruning_hid`).
+                    let futility_depth = if self.params.prune_lmr_depth() != 0
+                        && self.shared.network.is_some()
+                    {
                         let r = i32::from(self.lmr[depth.min(63) as usize][(searched + 1).min(63)]);
                         (depth - r).max(1)
                     } else {
