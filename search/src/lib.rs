@@ -86,6 +86,22 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// The search's counters, reported between iterations on a long search
+/// (see [`Event::Status`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// Endgame table probes that found a value, as in [`Info::tbhits`].
+    pub tbhits: Option<u64>,
+}
+
 /// What the search reports while it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -100,7 +116,17 @@ pub enum Event {
         /// Its number in the root move order, from 1.
         number: usize,
     },
+    /// The counters, about once a second from [`STATUS_AFTER_MS`] on: an
+    /// iteration of a long analysis can take minutes, and a GUI's node
+    /// count and speed should not stand still meanwhile.
+    Status(Status),
 }
+
+/// A search reports [`Event::Status`] only after this many milliseconds
+/// (as it does `currmove`), when a GUI has time to show it...
+pub const STATUS_AFTER_MS: u64 = 3000;
+/// ...and then at most once in this many.
+pub const STATUS_EVERY_MS: u64 = 1000;
 
 /// The callback receiving [`Event`]s (called from the search's main thread).
 pub type Reporter<'a> = &'a (dyn Fn(&Event) + Sync);
@@ -159,6 +185,9 @@ pub(crate) struct Shared<'a> {
     /// The score every report shows instead of the search's when the root
     /// is an endgame table draw: the search only chooses among the drawing moves.
     root_score: Option<i32>,
+    /// When the last [`Event::Status`] was sent (milliseconds into the
+    /// search; 0 before the first).
+    last_status_ms: AtomicU64,
 }
 
 /// Nodes between two checks of the limits, at most: a thousand nodes take
@@ -197,6 +226,26 @@ impl Shared<'_> {
         {
             self.control.stop();
         }
+        self.report_status();
+    }
+
+    /// Sends an [`Event::Status`] if one is due (main thread only).
+    fn report_status(&self) {
+        let ms = u64::try_from(self.elapsed_ms()).unwrap_or(u64::MAX);
+        let last = self.last_status_ms.load(Ordering::Relaxed);
+        if ms < STATUS_AFTER_MS || ms < last.saturating_add(STATUS_EVERY_MS) {
+            return;
+        }
+        self.last_status_ms.store(ms, Ordering::Relaxed);
+        let nodes = self.total_nodes();
+        let time = self.time.elapsed();
+        (self.reporter)(&Event::Status(Status {
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            time,
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tablebase.map(|_| self.tb_hits.load(Ordering::Relaxed)),
+        }));
     }
 
     fn info(
@@ -499,6 +548,7 @@ impl Searcher {
             tb_pieces: tablebase.map_or(0, |tb| tb.max_pieces()),
             tb_hits: AtomicU64::new(root_hits),
             root_score,
+            last_status_ms: AtomicU64::new(0),
         };
         if let Some((score, pv)) = decided {
             return decided_search(&shared, score, pv);

@@ -4,7 +4,7 @@
 
 use shuai_board::Position;
 use shuai_search::score::{mate_in, DisplayScore};
-use shuai_search::{Control, Event, Limits, Searcher};
+use shuai_search::{Control, Event, Limits, Searcher, Status, STATUS_AFTER_MS, STATUS_EVERY_MS};
 use std::sync::Mutex;
 
 fn search(fen: &str, moves: &str, limits: Limits) -> shuai_search::SearchResult {
@@ -328,4 +328,46 @@ fn huge_weights_cannot_produce_a_mate_score() {
     let r = s.search(&pos, &Limits::depth(4), &Control::new(), &|_| {});
     assert!(!is_mate(r.score) && !is_rule_score(r.score), "{}", r.score);
     assert!(r.score > 5000 && r.score <= EVAL_LIMIT, "{}", r.score);
+}
+
+/// A long search keeps reporting its counters between iterations: no
+/// status before `STATUS_AFTER_MS`, then one at least every
+/// `STATUS_EVERY_MS` apart, their nodes growing; a short search sends
+/// none. (Stopped by the reporter at the second status: about four
+/// seconds.)
+#[test]
+fn long_searches_report_their_counters_between_iterations() {
+    let pos = Position::startpos();
+    let control = Control::new();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let statuses = Mutex::new(Vec::new());
+    let mut searcher = Searcher::new(16);
+    let r = searcher.search(&pos, &limits, &control, &|e| {
+        if let Event::Status(s) = e {
+            let mut seen = statuses.lock().unwrap();
+            seen.push(s.clone());
+            if seen.len() == 2 {
+                control.stop();
+            }
+        }
+    });
+    assert!(r.best_move.is_some());
+    let seen = statuses.into_inner().unwrap();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let ms = |s: &Status| s.time.as_millis() as u64;
+    assert!(ms(&seen[0]) >= STATUS_AFTER_MS, "{seen:?}");
+    assert!(ms(&seen[1]) >= ms(&seen[0]) + STATUS_EVERY_MS, "{seen:?}");
+    assert!(seen[1].nodes > seen[0].nodes && seen[0].nodes > 0);
+    assert!(seen.iter().all(|s| s.nps > 0 && s.tbhits.is_none()));
+
+    let short = Mutex::new(0);
+    searcher.search(&pos, &Limits::depth(4), &Control::new(), &|e| {
+        if matches!(e, Event::Status(_)) {
+            *short.lock().unwrap() += 1;
+        }
+    });
+    assert_eq!(short.into_inner().unwrap(), 0);
 }

@@ -4,7 +4,7 @@
 use crate::engine::{book_name, BookPick, Outcome, PopHash};
 use shuai_board::{Move, Position, Square};
 use shuai_search::score::{is_rule_score, is_tb_rule_score, MATE, MATE_BOUND, RULE_WIN, TB_WIN};
-use shuai_search::{Bound, DisplayScore, Event, Info};
+use shuai_search::{Bound, DisplayScore, Event, Info, Status};
 
 /// Which protocol the GUI chose with its handshake word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +159,28 @@ impl Format {
                     format!("info currmove {} currmovenumber {number}", self.mv(*mv))
                 }
             },
+            Event::Status(status) => self.status(status),
+        }
+    }
+
+    /// The counters between iterations: `info time T nodes N` in UCCI (the
+    /// form its specification gives), `info nodes … nps … hashfull …
+    /// [tbhits …] time …` in UCI.
+    pub fn status(&self, status: &Status) -> String {
+        let ms = status.time.as_millis();
+        match self.dialect {
+            Dialect::Ucci => format!("info time {ms} nodes {}", status.nodes),
+            Dialect::Uci => {
+                let mut line = format!(
+                    "info nodes {} nps {} hashfull {}",
+                    status.nodes, status.nps, status.hashfull
+                );
+                if let Some(hits) = status.tbhits {
+                    line.push_str(&format!(" tbhits {hits}"));
+                }
+                line.push_str(&format!(" time {ms}"));
+                line
+            }
         }
     }
 
@@ -336,6 +358,31 @@ mod tests {
         assert_eq!(ucci_score(RULE_WIN - 4), 9896);
         assert_eq!(ucci_score(-(RULE_WIN - 4)), -9896);
         assert_eq!(ucci_score(15_000), UCCI_MAX_EVAL);
+    }
+
+    #[test]
+    fn status_lines_per_dialect() {
+        let status = Status {
+            nodes: 123_456,
+            nps: 1_800_000,
+            time: Duration::from_millis(3_004),
+            hashfull: 17,
+            tbhits: None,
+        };
+        let event = Event::Status(status.clone());
+        assert_eq!(UCCI.event(&event), "info time 3004 nodes 123456");
+        assert_eq!(
+            UCI.event(&event),
+            "info nodes 123456 nps 1800000 hashfull 17 time 3004"
+        );
+        let with_tables = Status {
+            tbhits: Some(9),
+            ..status
+        };
+        assert_eq!(
+            UCI1.status(&with_tables),
+            "info nodes 123456 nps 1800000 hashfull 17 tbhits 9 time 3004"
+        );
     }
 
     #[test]

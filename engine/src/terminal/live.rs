@@ -67,8 +67,9 @@ impl Live<'_> {
             return;
         };
         let elapsed = self.start.elapsed();
-        // The search reports nodes only with each completed line: in
-        // between, estimate them from the last speed.
+        // The search reports nodes with each completed line and about once
+        // a second on a long search: in between, estimate them from the
+        // last speed.
         let since = elapsed.saturating_sub(state.time).as_secs_f64();
         let nodes = state.nodes + (state.nps as f64 * since) as u64;
         let mut line = format!("  depth {}", state.depth.max(1));
@@ -118,6 +119,11 @@ impl Live<'_> {
             Event::CurrMove { depth, mv, number } => {
                 state.depth = *depth;
                 state.current = Some((*mv, *number));
+            }
+            Event::Status(status) => {
+                state.nodes = status.nodes;
+                state.time = status.time;
+                state.nps = status.nps;
             }
         }
     }

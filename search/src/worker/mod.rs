@@ -481,6 +481,7 @@ mod tests {
             tb_pieces: 0,
             tb_hits: AtomicU64::new(0),
             root_score: None,
+            last_status_ms: AtomicU64::new(0),
         };
         f(&shared, &tt)
     }
