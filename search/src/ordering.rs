@@ -8,8 +8,8 @@ use shuai_board::{see_value, Move, MoveList, PieceKind, Position};
 
 /// Score bands, from first tried to last. Every score stays below
 /// `SCORE_LIMIT` in magnitude (captures add at most 14,400 by MVV-LVA,
-/// history scores at most 3 × 16,384), so [`MovePicker::best_remaining`]
-/// can pack a move's index below its score in an `i32`. Only the order of
+/// history scores at most 3 × 16,384), so that a move's index can be packed
+/// below its score in an `i32` (see [`MovePicker`]). Only the order of
 /// the scores matters: the bands were ten times wider before, which ordered
 /// every move the same way.
 const TT_MOVE: i32 = 3_000_000;
@@ -30,22 +30,25 @@ const SCORE_LIMIT: i32 = 1 << (31 - INDEX_BITS);
 const _: () = assert!(TT_MOVE < SCORE_LIMIT && BAD_CAPTURE > -SCORE_LIMIT);
 /// Keys compared at once when selecting the best move.
 const LANES: usize = 4;
-/// Room for the scores: the moves, then up to a lane of padding.
-const SCORE_SLOTS: usize = shuai_board::MAX_MOVES + LANES;
-/// The score of the padding after the moves: its key loses to every move's.
-const PADDING: i32 = i32::MIN >> INDEX_BITS;
-/// `INDEX_MASK - i` at index `i` (0 in the padding): read from a table
-/// rather than counted, because the compiler vectorises a zip of two slices
-/// but not of a slice and a counter.
-const REVERSED_INDEX: [i32; SCORE_SLOTS] = {
-    let mut table = [0; SCORE_SLOTS];
-    let mut i = 0;
-    while i < shuai_board::MAX_MOVES {
-        table[i] = INDEX_MASK - i as i32;
-        i += 1;
-    }
-    table
-};
+/// Room for the keys: the moves, then up to a lane of padding.
+const KEY_SLOTS: usize = shuai_board::MAX_MOVES + LANES;
+/// The key of the padding after the moves and of a move handed out: it
+/// loses to every other.
+const SPENT: i32 = i32::MIN;
+
+/// The selection key of the move at `index` with `score`: the score
+/// shifted up, the index reversed in the low bits, so that the largest key
+/// is the largest score at the smallest index.
+#[inline(always)]
+fn key(score: i32, index: usize) -> i32 {
+    (score << INDEX_BITS) | (INDEX_MASK - index as i32)
+}
+
+/// The score a key was made from.
+#[inline(always)]
+fn score_of(key: i32) -> i32 {
+    key >> INDEX_BITS
+}
 
 /// Whether `m` captures in `pos`.
 #[inline]
@@ -93,9 +96,18 @@ pub struct OrderingHints {
 }
 
 /// Hands out the moves of a list, best first.
+///
+/// The moves stay where they were generated; each has a selection key
+/// ([`key`]: its score with its index below it), and a move handed out gets
+/// the key [`SPENT`]. So equal scores are always handed out in generation
+/// order, whatever else the list holds (moves a search skips as illegal,
+/// for one), without moving any move: bringing the chosen move forward and
+/// shifting the ones it passed (which keeps that order too) cost a
+/// `memmove` per move handed out, 3% of a search's time.
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; SCORE_SLOTS],
+    keys: [i32; KEY_SLOTS],
+    /// Moves handed out so far.
     next: usize,
     /// Whether quiet moves still carry the pending mark.
     quiets_pending: bool,
@@ -116,7 +128,7 @@ impl MovePicker {
     pub fn new() -> MovePicker {
         MovePicker {
             moves: MoveList::new(),
-            scores: [PADDING; SCORE_SLOTS],
+            keys: [SPENT; KEY_SLOTS],
             next: 0,
             quiets_pending: false,
         }
@@ -137,8 +149,8 @@ impl MovePicker {
     /// Scores the moves, leaving quiet moves (other than killers and the
     /// counter move) to be scored when first reached.
     pub fn score(&mut self, pos: &Position, hints: &OrderingHints, history: &History) {
-        for (score, &m) in self.scores.iter_mut().zip(self.moves.iter()) {
-            *score = if Some(m) == hints.tt_move {
+        for (i, (k, &m)) in self.keys.iter_mut().zip(self.moves.iter()).enumerate() {
+            let score = if Some(m) == hints.tt_move {
                 TT_MOVE
             } else if is_capture(pos, m) {
                 // Good until `next` finds otherwise (see there).
@@ -152,6 +164,7 @@ impl MovePicker {
             } else {
                 QUIET_PENDING
             };
+            *k = key(score, i);
         }
         self.quiets_pending = true;
     }
@@ -159,8 +172,8 @@ impl MovePicker {
     /// Scores captures only, by victim and capture history (quiescence
     /// search; quiet evasions score 0).
     pub fn score_captures(&mut self, pos: &Position, history: &History) {
-        for (score, &m) in self.scores.iter_mut().zip(self.moves.iter()) {
-            *score = capture_score(pos, m, history);
+        for (i, (k, &m)) in self.keys.iter_mut().zip(self.moves.iter()).enumerate() {
+            *k = key(capture_score(pos, m, history), i);
         }
     }
 
@@ -185,61 +198,50 @@ impl MovePicker {
         // same as with every capture placed by SEE at once: a capture that
         // does not lead loses to the leader in either band, and the
         // demoted one is the only score changed before the search again.
-        while (GOOD_CAPTURE..TT_MOVE).contains(&self.scores[best]) {
+        while (GOOD_CAPTURE..TT_MOVE).contains(&score_of(self.keys[best])) {
             let m = self.moves[best];
             if good_capture(pos, m, 0) {
                 break;
             }
-            self.scores[best] += BAD_CAPTURE - GOOD_CAPTURE;
+            self.keys[best] += (BAD_CAPTURE - GOOD_CAPTURE) << INDEX_BITS;
             best = self.best_remaining();
         }
-        if self.quiets_pending && self.scores[best] == QUIET_PENDING {
+        if self.quiets_pending && score_of(self.keys[best]) == QUIET_PENDING {
             self.quiets_pending = false;
             let quiet_score = quiet_scorer();
-            for i in self.next..n {
-                if self.scores[i] == QUIET_PENDING {
+            for i in 0..n {
+                // Moves handed out are SPENT, never pending.
+                if score_of(self.keys[i]) == QUIET_PENDING {
                     let score = quiet_score(self.moves[i]);
                     debug_assert!(score.abs() < QUIET_PENDING, "history out of its band");
-                    self.scores[i] = score;
+                    self.keys[i] = key(score, i);
                 }
             }
             best = self.best_remaining();
         }
-        // The chosen move comes forward and the ones it passes move back
-        // one place, keeping their order: equal scores are always handed
-        // out in generation order, whatever else the list holds (moves a
-        // search skips as illegal, for one).
-        let moves = self.moves.as_mut_slice();
-        moves[self.next..=best].rotate_right(1);
-        self.scores[self.next..=best].rotate_right(1);
-        let m = moves[self.next];
+        self.keys[best] = SPENT;
         self.next += 1;
-        Some(m)
+        Some(self.moves[best])
     }
 
-    /// Index of the best-scored move not handed out yet.
+    /// Index of the best-scored move not handed out yet (there must be
+    /// one).
     #[inline]
     fn best_remaining(&self) -> usize {
-        // The first index holding the largest score, found in one pass
-        // that the compiler vectorises: each score is shifted up and its
-        // index, reversed, fills the low bits, so the largest key is the
-        // largest score at the smallest index, exactly what a scan keeping
-        // the first of equals finds. The pass runs over whole lanes of
-        // `LANES` keys (the padding after the list scores too low to win),
-        // so no scalar loop handles a remainder. This runs once per move
+        // The largest key, the first index holding the largest score, in
+        // one pass that the compiler vectorises. The pass runs over whole
+        // lanes of `LANES` keys (the padding after the list is SPENT), so
+        // no scalar loop handles a remainder. This runs once per move
         // handed out; the plain scan (a compare and two conditional moves
         // per move left) was an eighth of the search's instructions.
-        let end = self.next + (self.moves.len() - self.next).next_multiple_of(LANES);
-        let mut best = [i32::MIN; LANES];
-        for (scores, reversed) in self.scores[self.next..end]
-            .chunks_exact(LANES)
-            .zip(REVERSED_INDEX[self.next..end].chunks_exact(LANES))
-        {
+        let end = self.moves.len().next_multiple_of(LANES);
+        let mut best = [SPENT; LANES];
+        for keys in self.keys[..end].chunks_exact(LANES) {
             for lane in 0..LANES {
-                best[lane] = best[lane].max((scores[lane] << INDEX_BITS) | reversed[lane]);
+                best[lane] = best[lane].max(keys[lane]);
             }
         }
-        let key = best.into_iter().fold(i32::MIN, i32::max);
+        let key = best.into_iter().fold(SPENT, i32::max);
         (INDEX_MASK - (key & INDEX_MASK)) as usize
     }
 }
@@ -273,11 +275,13 @@ mod tests {
             expected.sort_by_key(|e| std::cmp::Reverse(e.0));
             let mut picker = MovePicker {
                 moves,
-                scores: [PADDING; SCORE_SLOTS],
+                keys: [SPENT; KEY_SLOTS],
                 next: 0,
                 quiets_pending: false,
             };
-            picker.scores[..len].copy_from_slice(&scores[..len]);
+            for (i, &score) in scores[..len].iter().enumerate() {
+                picker.keys[i] = key(score, i);
+            }
             let pos = Position::startpos();
             let order: Vec<Move> = std::iter::from_fn(|| picker.next(&pos, || |_| 0)).collect();
             let expected: Vec<Move> = expected.iter().map(|&(_, m)| m).collect();
