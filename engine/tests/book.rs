@@ -167,6 +167,50 @@ fn damaged_and_missing_files_are_errors() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Regression (issue 50, the `book_sqlite` fuzz target): a book whose
+/// columns hold text that is not UTF-8 made rusqlite panic in the probe.
+/// Such a value is no number: the row keeps what it can (a move without a
+/// score), a row whose move is unreadable is dropped.
+#[test]
+fn sqlite_books_with_text_that_is_not_utf8_are_read_without_a_panic() {
+    let dir = scratch("not-utf8");
+    let path = dir.join("book.obk");
+    let start = Position::startpos();
+    let mut w = SqliteWriter::new(SqliteFormat::Obk);
+    let scored = |score| BookEntry {
+        score,
+        ..BookEntry::default()
+    };
+    w.add(&start, mv("h2e2"), scored(40));
+    w.add(&start, mv("c3c4"), scored(25));
+    w.write(&path).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let damaged = conn
+        .execute(
+            "UPDATE bhobk SET vscore = CAST(X'3140FF' AS TEXT), vwin = '7' WHERE vscore = 40",
+            [],
+        )
+        .unwrap();
+    assert_eq!(damaged, 1);
+    let unreadable = conn
+        .execute(
+            "UPDATE bhobk SET vmove = CAST(X'FFFE' AS TEXT) WHERE vscore = 25",
+            [],
+        )
+        .unwrap();
+    assert_eq!(unreadable, 1);
+    drop(conn);
+    let book = Book::open(&path).unwrap();
+    let moves = book.probe(&start).unwrap();
+    // h2e2 and its mirror b2e2: no score, so weighed by their results
+    // (the text "7" still read as a number: 7 wins, weight 14); c3c4 and
+    // g3g4 dropped.
+    assert_eq!(listed(&moves), pairs(&[("b2e2", 14), ("h2e2", 14)]));
+    assert_eq!((moves[1].score, moves[1].wins), (None, Some(7)));
+    drop(book);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A SQLite database without a book table.
 fn rusqlite_free_table(path: &std::path::Path) {
     let conn = rusqlite::Connection::open(path).unwrap();

@@ -17,7 +17,7 @@
 use super::from_square16;
 use super::{board_key, obk_keys, square16, BookError, BookFormat, BookMove};
 #[cfg(not(target_family = "wasm"))]
-use rusqlite::types::Value;
+use rusqlite::types::{Value, ValueRef};
 #[cfg(not(target_family = "wasm"))]
 use rusqlite::{params, Connection, OpenFlags};
 use shuai_board::{Color, Move, Position};
@@ -72,13 +72,16 @@ impl SqliteFormat {
 }
 
 /// A value as a whole number, whatever SQLite type it was stored as
-/// (GUIs differ).
+/// (GUIs differ); text that is not UTF-8 or not a number is no number.
+/// Read as a [`ValueRef`]: rusqlite's owned `Value` panics on text that is
+/// not UTF-8, which a damaged book holds (found by the `book_sqlite` fuzz
+/// target).
 #[cfg(not(target_family = "wasm"))]
-fn int_of(v: &Value) -> Option<i64> {
+fn int_of(v: ValueRef<'_>) -> Option<i64> {
     match v {
-        Value::Integer(i) => Some(*i),
-        Value::Real(r) if r.is_finite() => Some(*r as i64),
-        Value::Text(t) => t.trim().parse().ok(),
+        ValueRef::Integer(i) => Some(i),
+        ValueRef::Real(r) if r.is_finite() => Some(r as i64),
+        ValueRef::Text(t) => std::str::from_utf8(t).ok()?.trim().parse().ok(),
         _ => None,
     }
 }
@@ -148,7 +151,7 @@ impl Reader {
             s.query_map(params![key, real], |r| {
                 let mut row = [None; 5];
                 for (i, v) in row.iter_mut().enumerate() {
-                    *v = int_of(&r.get::<_, Value>(i)?);
+                    *v = int_of(r.get_ref(i)?);
                 }
                 Ok(row)
             })?
