@@ -19,6 +19,14 @@ mkdir -p logs
 # path): on tmpfs that costs microseconds, on this disk milliseconds.
 [[ -d /dev/shm ]] && export TMPDIR=/dev/shm
 [[ -d seeds ]] || "$bin/make_seeds"
+# A target without a corpus yet starts from the one kept in the
+# repository (keep-corpus.sh writes it), not from the seeds alone.
+for t in "${targets[@]}"; do
+  if [[ ! -d corpus/$t && -f corpus-min/$t.tar.gz ]]; then
+    mkdir -p corpus
+    tar -xzf "corpus-min/$t.tar.gz" -C corpus
+  fi
+done
 
 # Executions of TARGET over all its logged runs.
 executions() {
