@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bin=target/x86_64-unknown-linux-gnu/release
-targets=(book_elephanteye book_sqlite egtb nnue game_xqf game_pgn game_dhtmlxq)
+source ./targets.sh
 [[ -d /dev/shm ]] && export TMPDIR=/dev/shm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:-1800}
 goal=10000000
 bin=target/x86_64-unknown-linux-gnu/release
-targets=(book_elephanteye book_sqlite egtb nnue game_xqf game_pgn game_dhtmlxq)
+source ./targets.sh
 mkdir -p logs
 # The book targets write every input to a file (books are opened by
 # path): on tmpfs that costs microseconds, on this disk milliseconds.
