@@ -1,14 +1,14 @@
 //! The generator: retrograde analysis by mate distance, then the
 //! perpetual-check rule (see the crate documentation for the method).
 
-use crate::children::{for_each_child, Child};
+use crate::children::{for_each_child, predecessors, Child};
 use crate::index::Layout;
 use crate::material::Material;
 use crate::progress::GenProgress;
 use crate::table::{Table, TableSet};
 use crate::value::{code, Value};
 use rayon::prelude::*;
-use shuai_board::{attacks, Bitboard, Move, PieceKind, Position};
+use shuai_board::Position;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Mutex;
@@ -48,53 +48,6 @@ impl std::error::Error for GenError {}
 
 /// A value decided ahead of its level: (plies, index, code).
 type Deferred = (u16, u32, u16);
-
-/// The distinct indices of the positions from which a quiet move of the
-/// side not to move reaches `pos`, in `out` (cleared first).
-///
-/// Candidate origins are generated generously per piece kind, then every
-/// one is checked with the board's own legality test, so a mistake in the
-/// candidates can only cost time, never add a wrong predecessor.
-fn predecessors(pos: &mut Position, layout: &Layout, out: &mut Vec<usize>) {
-    out.clear();
-    let side = pos.side_to_move();
-    let mover = !side;
-    let occ = pos.occupied();
-    let quiet = layout.quiet_children(pos);
-    for t in pos.color_bb(mover) {
-        let Some(piece) = pos.piece_at(t) else {
-            continue;
-        };
-        let from: Bitboard = match piece.kind() {
-            PieceKind::King => attacks::king(t),
-            PieceKind::Advisor => attacks::advisor(t),
-            PieceKind::Elephant => attacks::elephant(t, occ),
-            PieceKind::Horse => attacks::horse_attackers(t, occ),
-            PieceKind::Rook | PieceKind::Cannon => attacks::rook(t, occ),
-            PieceKind::Pawn => attacks::pawn_attackers(mover, t),
-        } & !occ;
-        for f in from {
-            // Take the move back: the piece returns to `f` and the mover
-            // is to move again.
-            pos.make_move(Move::new(t, f));
-            let ok = !pos.king_attacked(side) && pos.is_legal(Move::new(f, t));
-            if ok {
-                // The piece goes back from `t` to `f` and the turn passes,
-                // as a quiet move would: the parent's digits give the index.
-                let index = match &quiet {
-                    Some(q) if q.covers(t) => q.after(t, f),
-                    _ => layout.encode(pos, false),
-                };
-                if let Some(i) = index {
-                    out.push(i);
-                }
-            }
-            pos.unmake_move();
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-}
 
 /// The plies of a lost position whose every move has been found to lose:
 /// `1 +` the longest of its children's wins. A child that is not a won

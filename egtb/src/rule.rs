@@ -28,7 +28,7 @@
 //! rule results of the smaller tables a capture leads to, so a capture
 //! into a position lost by the rule wins here too.
 
-use crate::children::{for_each_child, for_each_child_checking_while, Child};
+use crate::children::{for_each_child, for_each_child_checking_while, predecessors, Child};
 use crate::index::Layout;
 use crate::progress::GenProgress;
 use crate::table::TableSet;
@@ -57,10 +57,12 @@ pub(crate) fn perpetual_check(
         .any(|m| subs.get(m).is_some_and(|t| t.has_rule_results()));
     let mut decided = 0u64;
     let mut sweeps = 0u32;
+    let mut swept_whole = [false; 2];
     loop {
         let before = decided;
         for y in Color::ALL {
-            decided += one_colour(layout, subs, values, y, seeded, &mut sweeps);
+            let first = !std::mem::replace(&mut swept_whole[y.index()], true);
+            decided += one_colour(layout, subs, values, y, seeded, first, &mut sweeps);
             progress(GenProgress {
                 phase: "rule",
                 step: sweeps,
@@ -122,12 +124,17 @@ fn remove_untrapped(
         .count()
 }
 
+/// The trap and the approach for `y` (the module documentation's steps 1
+/// and 2), once. `first`: the first time for `y`, when the approach must
+/// judge every draw; later, only those next to what `y`'s rule results
+/// changed since.
 fn one_colour(
     layout: &Layout,
     subs: &TableSet,
     values: &mut [u16],
     y: Color,
     seeded: bool,
+    first: bool,
     sweeps: &mut u32,
 ) -> u64 {
     // In the trap X checks on every move. A side with no rook, horse,
@@ -135,75 +142,142 @@ fn one_colour(
     // home, and no move of its may open the kings' file), so its trap is
     // empty: skip the sweeps that would only prove it (in stage 1, a pass
     // over half of the draws).
-    let mut decided = if layout.material().has_attacker(!y) {
+    let trapped = if layout.material().has_attacker(!y) {
         mark_trap(layout, subs, values, y, sweeps)
     } else {
-        0
+        Vec::new()
     };
+    let mut decided = trapped.len() as u64;
     // With no trap here the approach can still start from rule results in
     // the tables captures lead to; without those there is nothing to do.
-    if decided == 0 && !seeded {
+    if decided == 0 && !(seeded && first) {
         return 0;
     }
     // The approach, one level per sweep against the values of the sweep
-    // before, so the stored plies are exact.
+    // before, so the stored plies are exact. Its first sweep for `y`
+    // judges every draw (the rule results of smaller tables can decide any
+    // of them). After that, a draw can only be decided once one of its
+    // children was, so each sweep judges just the draws a quiet move leads
+    // from into the positions decided since `y`'s last sweep (found by
+    // taking those moves back, as the mate search does): the trap just
+    // marked, or the level before. The other colour's results never decide
+    // a position for `y` (its rule wins are `y`'s losses, its rule losses
+    // positions `y` moves from), so they need no look. The same positions
+    // and plies as judging every draw each time, at a fraction of the cost
+    // in a large ending, where the sweeps run into dozens.
     let n = values.len();
+    let mut candidates: Option<Vec<u32>> = if first {
+        None
+    } else {
+        Some(drawn_parents(layout, values, &trapped))
+    };
     loop {
         *sweeps += 1;
         let values_ro: &[u16] = values;
-        let found: Vec<(usize, u16)> = (0..n)
-            .into_par_iter()
-            .filter(|&i| values_ro[i] == code::DRAW)
-            .filter_map(|i| {
-                let mut pos = layout.position(i)?;
-                let y_to_move = pos.side_to_move() == y;
-                let (mut any, mut all, mut best, mut worst) = (false, true, u16::MAX, 0u16);
-                for_each_child(&mut pos, layout, subs, |child| {
-                    let c = child_code(values_ro, child);
-                    match code::decode(c) {
-                        Some(Value::LossByRule(k)) => {
-                            any = true;
-                            best = best.min(k + 1);
-                        }
-                        Some(Value::WinByRule(k)) => worst = worst.max(k + 1),
-                        Some(Value::Win(_)) => {}
-                        _ => all = false,
-                    }
-                    if !wins(c) {
-                        all = false;
-                    }
-                });
-                if y_to_move && any {
-                    Some((i, code::rule(best)))
-                } else if !y_to_move && all {
-                    // All moves lose; moves into mates add nothing to the
-                    // approach. `worst` is even (one more than an odd win).
-                    Some((i, code::rule(worst)))
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let judge = |i: usize| approach_value(layout, subs, values_ro, y, i).map(|c| (i, c));
+        let found: Vec<(usize, u16)> = match &candidates {
+            None => (0..n)
+                .into_par_iter()
+                .filter(|&i| values_ro[i] == code::DRAW)
+                .filter_map(judge)
+                .collect(),
+            Some(list) => list
+                .par_iter()
+                .map(|&i| i as usize)
+                .filter(|&i| values_ro[i] == code::DRAW)
+                .filter_map(judge)
+                .collect(),
+        };
         if found.is_empty() {
             return decided;
         }
         decided += found.len() as u64;
-        for (i, c) in found {
+        for &(i, c) in &found {
             values[i] = c;
         }
+        let found: Vec<u32> = found.into_iter().map(|(i, _)| i as u32).collect();
+        candidates = Some(drawn_parents(layout, values, &found));
     }
+}
+
+/// The value the approach gives the drawn position `i` (step 2 of the
+/// module documentation), judged by its children's values in `values`:
+/// with `y` to move, a move to a rule loss of the other side; with the
+/// other side to move, every move into a win of `y`.
+fn approach_value(
+    layout: &Layout,
+    subs: &TableSet,
+    values: &[u16],
+    y: Color,
+    i: usize,
+) -> Option<u16> {
+    let mut pos = layout.position(i)?;
+    let y_to_move = pos.side_to_move() == y;
+    let (mut any, mut all, mut best, mut worst) = (false, true, u16::MAX, 0u16);
+    for_each_child(&mut pos, layout, subs, |child| {
+        let c = child_code(values, child);
+        match code::decode(c) {
+            Some(Value::LossByRule(k)) => {
+                any = true;
+                best = best.min(k + 1);
+            }
+            Some(Value::WinByRule(k)) => worst = worst.max(k + 1),
+            Some(Value::Win(_)) => {}
+            _ => all = false,
+        }
+        if !wins(c) {
+            all = false;
+        }
+    });
+    if y_to_move && any {
+        Some(code::rule(best))
+    } else if !y_to_move && all {
+        // All moves lose; moves into mates add nothing to the approach.
+        // `worst` is even (one more than an odd win).
+        Some(code::rule(worst))
+    } else {
+        None
+    }
+}
+
+/// The drawn positions from which a quiet move leads into one of
+/// `decided` (indices, each once, in order).
+fn drawn_parents(layout: &Layout, values: &[u16], decided: &[u32]) -> Vec<u32> {
+    let mut parents: Vec<u32> = decided
+        .par_chunks(256)
+        .flat_map_iter(|part| {
+            let mut preds = Vec::with_capacity(64);
+            let mut out = Vec::new();
+            for &i in part {
+                let Some(mut pos) = layout.position(i as usize) else {
+                    continue;
+                };
+                predecessors(&mut pos, layout, &mut preds);
+                out.extend(
+                    preds
+                        .iter()
+                        .filter(|&&q| values[q] == code::DRAW)
+                        .map(|&q| q as u32),
+                );
+            }
+            out
+        })
+        .collect();
+    parents.par_sort_unstable();
+    parents.dedup();
+    parents
 }
 
 /// Finds the trap in which `!y` must check for ever (step 1 of the module
 /// documentation) and marks it in `values`: lost by the rule with `!y` to
-/// move, won with `y` to move. Returns how many positions it marked.
+/// move, won with `y` to move. Returns the positions it marked.
 fn mark_trap(
     layout: &Layout,
     subs: &TableSet,
     values: &mut [u16],
     y: Color,
     sweeps: &mut u32,
-) -> u64 {
+) -> Vec<u32> {
     let n = values.len();
     let in_trap: Vec<AtomicBool> = values
         .iter()
@@ -211,33 +285,59 @@ fn mark_trap(
         .collect();
     // Remove positions that break the trap's conditions until none does.
     // Removing in place while sweeping is sound: the set only shrinks, and
-    // the loop runs until a sweep removes nothing. Each sweep does X's
-    // positions first: when none of them is left, no position of Y can
-    // stay either (it needs a move into one), which ends the search after
-    // a single pass over X's draws in the usual case of no trap at all.
-    let x_index = (!y).index();
+    // the loop runs until a sweep removes nothing; the set left is the
+    // same whatever the order of the removals. X's positions go first:
+    // when none of them is left, no position of Y can stay either (it
+    // needs a move into one), which ends the search after a single pass
+    // over X's draws in the usual case of no trap at all. When some are
+    // left, Y keeps only the positions a quiet move leads from into them,
+    // found by taking those moves back, instead of a pass over all of Y's
+    // draws that looks at every move of each.
+    let (x_index, y_index) = ((!y).index(), y.index());
+    *sweeps += 1;
+    remove_untrapped(layout, subs, values, &in_trap, y, x_index);
+    let x_left = trap_members(&in_trap, x_index);
+    if x_left.is_empty() {
+        return Vec::new();
+    }
+    let keep: Vec<u32> = drawn_parents(layout, values, &x_left)
+        .into_iter()
+        .filter(|&i| in_trap[i as usize].load(Ordering::Relaxed))
+        .collect();
+    (y_index..n)
+        .into_par_iter()
+        .step_by(2)
+        .for_each(|i| in_trap[i].store(false, Ordering::Relaxed));
+    for &i in &keep {
+        in_trap[i as usize].store(true, Ordering::Relaxed);
+    }
     loop {
+        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y_index);
         *sweeps += 1;
         let removed_x = remove_untrapped(layout, subs, values, &in_trap, y, x_index);
-        let x_left = (x_index..n)
-            .into_par_iter()
-            .step_by(2)
-            .any(|i| in_trap[i].load(Ordering::Relaxed));
-        if !x_left {
-            return 0;
-        }
-        let removed_y = remove_untrapped(layout, subs, values, &in_trap, y, y.index());
         if removed_x + removed_y == 0 {
             break;
         }
     }
-    let mut decided = 0u64;
-    for (i, t) in in_trap.iter().enumerate() {
-        if t.load(Ordering::Relaxed) {
-            let y_to_move = i % 2 == y.index();
-            values[i] = code::rule(if y_to_move { 1 } else { 0 });
-            decided += 1;
-        }
+    let marked: Vec<u32> = (0..n)
+        .into_par_iter()
+        .filter(|&i| in_trap[i].load(Ordering::Relaxed))
+        .map(|i| i as u32)
+        .collect();
+    for &i in &marked {
+        let y_to_move = i as usize % 2 == y_index;
+        values[i as usize] = code::rule(if y_to_move { 1 } else { 0 });
     }
-    decided
+    marked
+}
+
+/// The positions with the side to move of parity `parity` still in the
+/// trap, in order.
+fn trap_members(in_trap: &[AtomicBool], parity: usize) -> Vec<u32> {
+    (parity..in_trap.len())
+        .into_par_iter()
+        .step_by(2)
+        .filter(|&i| in_trap[i].load(Ordering::Relaxed))
+        .map(|i| i as u32)
+        .collect()
 }
