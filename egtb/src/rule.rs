@@ -126,8 +126,8 @@ fn remove_untrapped(
 
 /// The trap and the approach for `y` (the module documentation's steps 1
 /// and 2), once. `first`: the first time for `y`, when the approach must
-/// judge every draw; later, only those next to what `y`'s rule results
-/// changed since.
+/// judge every draw if `seeded` (smaller tables have rule results);
+/// otherwise only those next to what `y`'s rule results changed since.
 fn one_colour(
     layout: &Layout,
     subs: &TableSet,
@@ -155,8 +155,8 @@ fn one_colour(
     }
     // The approach, one level per sweep against the values of the sweep
     // before, so the stored plies are exact. Its first sweep for `y`
-    // judges every draw (the rule results of smaller tables can decide any
-    // of them). After that, a draw can only be decided once one of its
+    // judges every draw when smaller tables have rule results (a capture
+    // into one can decide any of them). Otherwise, and after that, a draw can only be decided once one of its
     // children was, so each sweep judges just the draws a quiet move leads
     // from into the positions decided since `y`'s last sweep (found by
     // taking those moves back, as the mate search does): the trap just
@@ -166,7 +166,7 @@ fn one_colour(
     // and plies as judging every draw each time, at a fraction of the cost
     // in a large ending, where the sweeps run into dozens.
     let n = values.len();
-    let mut candidates: Option<Vec<u32>> = if first {
+    let mut candidates: Option<Vec<u32>> = if first && seeded {
         None
     } else {
         Some(drawn_parents(layout, values, &trapped))
