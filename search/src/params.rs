@@ -129,7 +129,7 @@ params! {
     qs_evasion_see = 40, 0..=400, step 20: "Quiescence in check: once a move has escaped mate, evasions that lose more than this by SEE are skipped";
     qs_evasion_prune = 1, 0..=1, step 1: "Quiescence in check: quiet evasions ordered by history, and the pruning of qs_evasion_history and qs_evasion_see (1)";
     qs_futility_margin = 150, 30..=400, step 15: "Quiescence: captures that cannot lift the score within this of alpha are skipped";
-    tm_moves_horizon = 30, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";
+    tm_moves_horizon = 20, 10..=60, step 3: "Time: the clock is shared over at most this many moves to come (plus 2)";
     tm_increment_share = 75, 30..=100, step 5: "Time: hundredths of the increment added to each move's budget";
     tm_hard_ratio = 400, 150..=800, step 30: "Time: hard limit as hundredths of the soft budget";
     tm_iteration_cutoff = 60, 30..=95, step 4: "Time: no new iteration past these hundredths of the soft budget";

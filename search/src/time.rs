@@ -206,8 +206,10 @@ mod tests {
             moves_to_go: None,
         };
         let (soft, hard) = budgets(&clock, Duration::ZERO, &Params::default());
-        assert_eq!(soft, ms(1875)); // 60 s / 32
-        assert_eq!(hard, ms(7500));
+        // 60 s shared over the horizon's 20 moves plus 2, the hard limit
+        // four times that.
+        assert_eq!(soft.as_millis(), 2727);
+        assert_eq!(hard.as_millis(), 10909);
     }
 
     #[test]
