@@ -156,11 +156,11 @@ fn one_colour(
     // The approach, one level per sweep against the values of the sweep
     // before, so the stored plies are exact. Its first sweep for `y`
     // judges every draw when smaller tables have rule results (a capture
-    // into one can decide any of them). Otherwise, and after that, a draw can only be decided once one of its
-    // children was, so each sweep judges just the draws a quiet move leads
-    // from into the positions decided since `y`'s last sweep (found by
-    // taking those moves back, as the mate search does): the trap just
-    // marked, or the level before. The other colour's results never decide
+    // into one can decide any of them). Otherwise, and after that, a draw
+    // can only be decided once one of its children was, so each sweep
+    // judges just the draws a quiet move leads from into the positions
+    // decided since `y`'s last sweep (found by taking those moves back, as
+    // the mate search does): the trap just marked, or the level before. The other colour's results never decide
     // a position for `y` (its rule wins are `y`'s losses, its rule losses
     // positions `y` moves from), so they need no look. The same positions
     // and plies as judging every draw each time, at a fraction of the cost
@@ -319,11 +319,8 @@ fn mark_trap(
             break;
         }
     }
-    let marked: Vec<u32> = (0..n)
-        .into_par_iter()
-        .filter(|&i| in_trap[i].load(Ordering::Relaxed))
-        .map(|i| i as u32)
-        .collect();
+    let mut marked = trap_members(&in_trap, x_index);
+    marked.extend(trap_members(&in_trap, y_index));
     for &i in &marked {
         let y_to_move = i as usize % 2 == y_index;
         values[i as usize] = code::rule(if y_to_move { 1 } else { 0 });
