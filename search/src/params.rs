@@ -105,6 +105,7 @@ params! {
     se_min_depth = 6, 4..=10, step 1: "Singular extensions: smallest depth tried";
     se_margin = 32, 8..=96, step 4: "Singular extensions: the other moves must stay below the table score minus depth * this / 16 centipawns";
     se_double_margin = 20, 0..=100, step 4: "Singular extensions: two plies (off the principal variation) when the others stay this far below the singular bound, centipawns";
+    check_extension = 1, 0..=1, step 1: "Extensions: a checking move searched one ply deeper (1), within twice the iteration's depth in plies";
     lmp_base = 3, 1..=10, step 1: "Late-move pruning: quiet moves allowed at depth d are (this + d*d), halved when not improving";
     lmp_max_depth = 6, 2..=10, step 1: "Late-move pruning: largest depth pruned";
     futility_base = 120, 20..=300, step 12: "Futility pruning of quiet moves: margin at depth 0, centipawns";
@@ -122,6 +123,8 @@ params! {
     lmr_base = 120, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
     lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";
     lmr_cut_node = 1, 0..=3, step 1: "Late-move reductions: plies more at an expected cut node";
+    lmr_tt_pv = 0, 0..=3, step 1: "Late-move reductions: plies less at a node that is or was on a principal variation (by the hash table), PV nodes included";
+    lmr_not_tt_pv = 0, 0..=3, step 1: "Late-move reductions: plies more at a node that is not and was not on a principal variation";
     lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
     nnue_endgame_scale = 0, 0..=1, step 1: "The network's evaluation scaled by the hand-written evaluation's endgame draw knowledge (1), e.g. a lone cannon without an advisor for a screen";
     natural_damp = 0, 0..=600, step 20: "Evaluation scaled by (this - plies since the last capture) / this, so that an advantage that makes no progress toward the natural-move limit is worth less (0: off)";

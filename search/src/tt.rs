@@ -72,6 +72,9 @@ pub struct Hit {
     pub depth: i32,
     /// What the score means.
     pub bound: Bound,
+    /// Whether the node was on a principal variation when stored (or
+    /// an entry stored there since): such nodes are reduced less.
+    pub pv: bool,
 }
 
 impl Hit {
@@ -87,19 +90,21 @@ impl Hit {
     }
 }
 
-// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 + age 6.
+// Data layout: move 16 | score 16 | eval 16 | depth 7 + pv 1 | bound 2 + age 6.
+// Depths stay below MAX_PLY (128), so 7 bits hold them.
 const AGE_BITS: u32 = 6;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Depth stored for an entry with only a move (no usable score).
 const NO_SCORE_DEPTH: i32 = -1;
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    let depth = (depth.clamp(-1, 254) + 1) as u64;
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8, pv: bool) -> u64 {
+    let depth = (depth.clamp(-1, 126) + 1) as u64;
     u64::from(mv.to_u16())
         | u64::from(score as i16 as u16) << 16
         | u64::from(eval as i16 as u16) << 32
         | depth << 48
+        | u64::from(pv) << 55
         | bound.to_bits() << 56
         | u64::from(age & AGE_MASK) << 58
 }
@@ -111,6 +116,7 @@ struct Unpacked {
     depth: i32,
     bound: u64,
     age: u8,
+    pv: bool,
 }
 
 fn unpack(data: u64) -> Unpacked {
@@ -118,9 +124,10 @@ fn unpack(data: u64) -> Unpacked {
         mv: data as u16,
         score: i32::from((data >> 16) as u16 as i16),
         eval: i32::from((data >> 32) as u16 as i16),
-        depth: ((data >> 48) & 0xFF) as i32 - 1,
+        depth: ((data >> 48) & 0x7F) as i32 - 1,
         bound: (data >> 56) & 3,
         age: (data >> 58) as u8 & AGE_MASK,
+        pv: (data >> 55) & 1 != 0,
     }
 }
 
@@ -374,6 +381,7 @@ impl TranspositionTable {
                 eval: u.eval,
                 depth: u.depth,
                 bound,
+                pv: u.pv,
             });
         }
         None
@@ -392,6 +400,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -435,6 +444,7 @@ impl TranspositionTable {
             depth,
             bound,
             age,
+            pv,
         );
         let e = &bucket.entries[slot];
         e.data.store(data, Ordering::Relaxed);
@@ -476,7 +486,7 @@ mod tests {
     fn store_then_probe() {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.probe(42, 0), None);
-        tt.store(42, 0, Some(mv(1, 10)), -150, 33, 7, Bound::Lower);
+        tt.store(42, 0, Some(mv(1, 10)), -150, 33, 7, Bound::Lower, true);
         let hit = tt.probe(42, 0).unwrap();
         assert_eq!(
             hit,
@@ -485,11 +495,15 @@ mod tests {
                 score: -150,
                 eval: 33,
                 depth: 7,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                pv: true,
             }
         );
+        // The PV flag is a bit of its own: clearing it leaves the rest.
+        tt.store(42, 0, Some(mv(1, 10)), -150, 33, 7, Bound::Lower, false);
+        assert_eq!(tt.probe(42, 0), Some(Hit { pv: false, ..hit }));
         // A mate found 3 plies from the root, probed again at ply 5.
-        tt.store(43, 3, None, mate_in(9), 0, 4, Bound::Exact);
+        tt.store(43, 3, None, mate_in(9), 0, 4, Bound::Exact, false);
         assert_eq!(tt.probe(43, 5).unwrap().score, mate_in(11));
         assert_eq!(tt.probe(43, 5).unwrap().mv, None);
     }
@@ -497,7 +511,16 @@ mod tests {
     #[test]
     fn rule_scores_are_not_stored() {
         let tt = TranspositionTable::new(1);
-        tt.store(7, 2, Some(mv(3, 4)), RULE_WIN - 5, 0, 9, Bound::Exact);
+        tt.store(
+            7,
+            2,
+            Some(mv(3, 4)),
+            RULE_WIN - 5,
+            0,
+            9,
+            Bound::Exact,
+            false,
+        );
         let hit = tt.probe(7, 2).unwrap();
         assert_eq!(hit.mv, Some(mv(3, 4)));
         assert_eq!(hit.depth, NO_SCORE_DEPTH);
@@ -507,19 +530,19 @@ mod tests {
     fn colliding_keys_in_one_bucket_keep_the_deepest() {
         let tt = TranspositionTable::with_buckets(1); // every key lands in bucket 0
         for k in 1..=4u64 {
-            tt.store(k, 0, None, k as i32, 0, k as i32 * 2, Bound::Exact);
+            tt.store(k, 0, None, k as i32, 0, k as i32 * 2, Bound::Exact, false);
         }
         for k in 1..=4u64 {
             assert_eq!(tt.probe(k, 0).map(|h| h.score), Some(k as i32));
         }
         // A fifth key evicts the shallowest (key 1, depth 2).
-        tt.store(5, 0, None, 5, 0, 9, Bound::Exact);
+        tt.store(5, 0, None, 5, 0, 9, Bound::Exact, false);
         assert_eq!(tt.probe(1, 0), None);
         assert!(tt.probe(2, 0).is_some() && tt.probe(5, 0).is_some());
         // Entries of an older search are evicted first.
         tt.new_search();
-        tt.store(6, 0, None, 6, 0, 1, Bound::Exact);
-        tt.store(7, 0, None, 7, 0, 1, Bound::Exact);
+        tt.store(6, 0, None, 6, 0, 1, Bound::Exact, false);
+        tt.store(7, 0, None, 7, 0, 1, Bound::Exact, false);
         assert!(tt.probe(6, 0).is_some() && tt.probe(7, 0).is_some());
         assert_eq!(tt.hashfull(), 500);
     }
@@ -527,7 +550,7 @@ mod tests {
     #[test]
     fn torn_entries_are_rejected() {
         let tt = TranspositionTable::new(1);
-        tt.store(99, 0, Some(mv(5, 6)), 10, 0, 3, Bound::Exact);
+        tt.store(99, 0, Some(mv(5, 6)), 10, 0, 3, Bound::Exact, false);
         let b = tt.bucket(99);
         let e = b
             .entries
@@ -554,7 +577,16 @@ mod tests {
                         let key = x % 5000 + 1;
                         let score = (key % 2000) as i32;
                         if x & 1 == 0 {
-                            tt.store(key, 0, None, score, -score, (key % 30) as i32, Bound::Exact);
+                            tt.store(
+                                key,
+                                0,
+                                None,
+                                score,
+                                -score,
+                                (key % 30) as i32,
+                                Bound::Exact,
+                                false,
+                            );
                         } else if let Some(hit) = tt.probe(key, 0) {
                             assert_eq!(hit.score, score);
                             assert_eq!(hit.eval, -score);
@@ -603,7 +635,7 @@ mod tests {
             assert_eq!(big[near_end].entries[0].data.load(Ordering::Relaxed), 0);
         }
         let mut tt = TranspositionTable::new(64);
-        tt.store(1, 0, None, 1, 0, 1, Bound::Exact);
+        tt.store(1, 0, None, 1, 0, 1, Bound::Exact, false);
         tt.clear();
         assert_eq!(tt.probe(1, 0), None);
         assert_eq!(tt.megabytes(), 64);
@@ -615,13 +647,13 @@ mod tests {
     fn resize_and_clear() {
         let mut tt = TranspositionTable::new(2);
         assert_eq!(tt.megabytes(), 2);
-        tt.store(1, 0, None, 1, 0, 1, Bound::Exact);
+        tt.store(1, 0, None, 1, 0, 1, Bound::Exact, false);
         tt.clear();
         assert_eq!(tt.probe(1, 0), None);
         tt.resize(4);
         assert_eq!(tt.megabytes(), 4);
         for key in 1..=2000u64 {
-            tt.store(key, 0, None, 5, 0, 3, Bound::Exact);
+            tt.store(key, 0, None, 5, 0, 3, Bound::Exact, false);
         }
         tt.clear();
         assert_eq!(tt.megabytes(), 4);

@@ -61,6 +61,9 @@ struct Frame {
     /// The move a singular-extension search leaves out at this node
     /// (`Move::NULL` in a normal search).
     excluded: Move,
+    /// Whether this node is or was on a principal variation (a PV node,
+    /// or a hash entry stored from one), which reduces its moves less.
+    tt_pv: bool,
 }
 
 /// A root move with what the last iterations learned about it.
@@ -296,6 +299,7 @@ impl<'a> Worker<'a> {
             0,
             (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
             Bound::Exact,
+            false,
         );
         Some(score)
     }
@@ -495,7 +499,7 @@ mod tests {
             let placement = "4k4/9/9/9/9/9/9/9/R8/1R1K5 w - -";
             let early = Position::from_fen(&format!("{placement} 0 1")).unwrap();
             // Mate in 3 plies from this node, found at ply 2 of some search.
-            tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact);
+            tt.store(early.key(), 2, None, mate_in(5), 0, 6, Bound::Exact, false);
             for (clock, expected) in [(0, mate_in(5)), (117, mate_in(5)), (118, UNPROVEN_WIN)] {
                 let pos = Position::from_fen(&format!("{placement} {clock} 60")).unwrap();
                 let mut history = History::new();

@@ -74,6 +74,14 @@ impl Worker<'_> {
         let key = self.pos.key();
         let hit = self.tt_probe(ply);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        // On a principal variation now or when last stored (a singular
+        // search keeps its node's answer, its own store being skipped).
+        let tt_pv = if singular_search {
+            self.frames[ply].tt_pv
+        } else {
+            PV || hit.is_some_and(|h| h.pv)
+        };
+        self.frames[ply].tt_pv = tt_pv;
         if let Some(h) = hit {
             if !PV && !singular_search && h.depth >= depth && h.cuts_off(alpha, beta) {
                 return h.score;
@@ -295,7 +303,8 @@ impl Worker<'_> {
             // deeper (two plies when clearly so), and one that others
             // also hold reduced; else a check is extended.
             let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
-            let mut extension = i32::from(gives_check && extend_more);
+            let mut extension =
+                i32::from(gives_check && extend_more && self.params.check_extension() != 0);
             if let Some(h) = hit.filter(|_| {
                 Some(m) == tt_move
                     && extend_more
@@ -323,6 +332,8 @@ impl Worker<'_> {
                 if depth >= 3 && searched > 1 + usize::from(PV) && quiet {
                     r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
                     r -= i32::from(PV);
+                    r -= i32::from(tt_pv) * self.params.lmr_tt_pv();
+                    r += i32::from(!tt_pv) * self.params.lmr_not_tt_pv();
                     r += i32::from(cut_node) * self.params.lmr_cut_node();
                     r -= i32::from(improving);
                     r -= i32::from(gives_check);
@@ -424,6 +435,7 @@ impl Worker<'_> {
             if in_check { 0 } else { raw_eval },
             depth,
             bound,
+            tt_pv,
         );
         best
     }
@@ -478,6 +490,7 @@ impl Worker<'_> {
                     raw_eval,
                     depth - 3,
                     Bound::Lower,
+                    self.frames[ply].tt_pv,
                 );
                 return Some(score);
             }

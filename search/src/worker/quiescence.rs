@@ -36,6 +36,7 @@ impl Worker<'_> {
         }
         let key = self.pos.key();
         let hit = self.tt_probe(ply);
+        let tt_pv = PV || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             if !PV && h.depth >= 0 && h.cuts_off(alpha, beta) {
                 return h.score;
@@ -165,7 +166,7 @@ impl Worker<'_> {
         if !in_check || best > -MATE_BOUND {
             self.shared
                 .tt
-                .store(key, ply, best_move, best, raw_eval, 0, bound);
+                .store(key, ply, best_move, best, raw_eval, 0, bound, tt_pv);
         }
         best
     }

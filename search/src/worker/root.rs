@@ -77,6 +77,7 @@ impl Worker<'_> {
                     self.frames[0].eval.max(-MATE_BOUND),
                     depth as i32,
                     Bound::Exact,
+                    true,
                 );
             }
             if self.id == 0 && !self.shared.after_iteration(self) {
