@@ -125,6 +125,8 @@ params! {
     lmr_cut_node = 1, 0..=3, step 1: "Late-move reductions: plies more at an expected cut node";
     lmr_tt_pv = 0, 0..=3, step 1: "Late-move reductions: plies less at a node that is or was on a principal variation (by the hash table), PV nodes included";
     lmr_not_tt_pv = 0, 0..=3, step 1: "Late-move reductions: plies more at a node that is not and was not on a principal variation";
+    lmr_deeper = 0, 0..=200, step 10: "Late-move reductions: a reduced search that fails high by more than this over the node's best score is searched again a ply deeper (0: off)";
+    lmr_shallower = 0, 0..=60, step 3: "Late-move reductions: a reduced search that fails high by less than this over the node's best score is searched again a ply shallower (0: off)";
     lmr_history_div = 10000, 2000..=40000, step 1000: "Late-move reductions: one ply less per this much history score (more when negative)";
     nnue_endgame_scale = 0, 0..=1, step 1: "The network's evaluation scaled by the hand-written evaluation's endgame draw knowledge (1), e.g. a lone cannon without an advisor for a screen";
     natural_damp = 0, 0..=600, step 20: "Evaluation scaled by (this - plies since the last capture) / this, so that an advantage that makes no progress toward the natural-move limit is worth less (0: off)";

@@ -319,7 +319,7 @@ impl Worker<'_> {
             }
             let piece = self.pos.piece_at(m.from()).expect("move has a piece");
             self.frames[ply].played = Some(PieceTo { piece, to: m.to() });
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
             self.make_move(m, ply, Some(gives_check));
             self.visit();
             searched += 1;
@@ -357,8 +357,23 @@ impl Worker<'_> {
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // A reduced search that beat alpha by far is searched
+                    // a ply deeper than usual, one that barely did a ply
+                    // shallower (the `lmr_deeper`/`lmr_shallower` rows).
+                    let reduced = new_depth - r;
+                    let (deeper, shallower) =
+                        (self.params.lmr_deeper(), self.params.lmr_shallower());
+                    new_depth += i32::from(deeper > 0 && score > best + deeper)
+                        - i32::from(shallower > 0 && score < best + shallower);
+                    if new_depth > reduced {
+                        score = -self.search::<false>(
+                            -alpha - 1,
+                            -alpha,
+                            new_depth,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
                 }
                 if PV && score > alpha && score < beta {
                     score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
