@@ -72,8 +72,9 @@ pub struct Hit {
     pub depth: i32,
     /// What the score means.
     pub bound: Bound,
-    /// Whether the node was on a principal variation when stored (or
-    /// an entry stored there since): such nodes are reduced less.
+    /// Whether the search that stored the entry was at a node on a
+    /// principal variation, or found the node so marked (the `lmr_tt_pv`
+    /// and `lmr_not_tt_pv` rows reduce by it).
     pub pv: bool,
 }
 
@@ -91,7 +92,8 @@ impl Hit {
 }
 
 // Data layout: move 16 | score 16 | eval 16 | depth 7 + pv 1 | bound 2 + age 6.
-// Depths stay below MAX_PLY (128), so 7 bits hold them.
+// Depths stay below MAX_PLY (128): 7 bits hold -1..=126, and the rare 127
+// (a table-base score at the deepest ply) is kept as 126.
 const AGE_BITS: u32 = 6;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 const ENTRIES_PER_BUCKET: usize = 4;

@@ -62,7 +62,8 @@ struct Frame {
     /// (`Move::NULL` in a normal search).
     excluded: Move,
     /// Whether this node is or was on a principal variation (a PV node,
-    /// or a hash entry stored from one), which reduces its moves less.
+    /// or a hash entry says so), stored with its result; the `lmr_tt_pv`
+    /// and `lmr_not_tt_pv` rows reduce by it.
     tt_pv: bool,
 }
 
