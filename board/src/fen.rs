@@ -317,10 +317,17 @@ impl Position {
         // No preallocated history: a generator builds millions of these and
         // plays a move or two on each.
         let mut pos = Position::empty_without_history();
+        pos.place(pieces, side)?;
+        Ok(pos)
+    }
+
+    /// Fills an empty board as [`Position::from_pieces`] describes; a
+    /// refusal may leave it half filled.
+    fn place(&mut self, pieces: &[(Piece, Square)], side: Color) -> Result<(), FenError> {
         let mut counts = [0u32; Piece::COUNT];
         for &(piece, sq) in pieces {
             reachable(piece, sq)?;
-            if pos.piece_at(sq).is_some() {
+            if self.piece_at(sq).is_some() {
                 return Err(FenError::SharedPoint(sq));
             }
             counts[piece.index()] += 1;
@@ -330,19 +337,19 @@ impl Position {
                     count: counts[piece.index()],
                 });
             }
-            pos.put(piece, sq);
+            self.put(piece, sq);
         }
         for color in Color::ALL {
-            if pos.pieces(color, PieceKind::King).is_empty() {
+            if self.pieces(color, PieceKind::King).is_empty() {
                 return Err(FenError::MissingKing(color));
             }
         }
         // The piece limits above keep every side within a move list.
-        pos.set_side_to_move(side);
-        if pos.king_attacked(!side) {
+        self.set_side_to_move(side);
+        if self.king_attacked(!side) {
             return Err(FenError::OpponentInCheck(!side));
         }
-        Ok(pos)
+        Ok(())
     }
 
     /// The FEN of the position (side `w` or `b`, counters included).
@@ -382,6 +389,52 @@ impl Position {
     }
 }
 
+/// One position rebuilt in place from piece lists, for tools that
+/// enumerate millions of them (endgame tables): unlike
+/// [`Position::from_pieces`], which builds a new position whose history
+/// allocates on its first move, it keeps the memory of its history from
+/// one position to the next, so the enumeration allocates nothing per
+/// position. The position is only handed out when the pieces made one.
+#[derive(Clone, Debug)]
+pub struct PositionBuffer {
+    pos: Position,
+}
+
+impl PositionBuffer {
+    /// A buffer with room for a few moves of history.
+    pub fn new() -> PositionBuffer {
+        PositionBuffer {
+            pos: Position::empty_with_history_capacity(8),
+        }
+    }
+
+    /// The position [`Position::from_pieces`] would build from `pieces`
+    /// and `side`, with no history, or why there is none (the same
+    /// refusals). The position before is gone either way.
+    pub fn set(
+        &mut self,
+        pieces: &[(Piece, Square)],
+        side: Color,
+    ) -> Result<&mut Position, FenError> {
+        self.pos.clear();
+        match self.pos.place(pieces, side) {
+            Ok(()) => Ok(&mut self.pos),
+            Err(e) => {
+                // Half filled, and not a position: emptied until the next
+                // `set`, which can only hand out a whole one.
+                self.pos.clear();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Default for PositionBuffer {
+    fn default() -> PositionBuffer {
+        PositionBuffer::new()
+    }
+}
+
 impl std::str::FromStr for Position {
     type Err = FenError;
     fn from_str(s: &str) -> Result<Position, FenError> {
@@ -399,6 +452,51 @@ pub fn legal_points(piece: Piece) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_buffer_builds_what_from_pieces_builds() {
+        let start = Position::from_fen(START_FEN).unwrap();
+        let pieces: Vec<(Piece, Square)> = start
+            .occupied()
+            .into_iter()
+            .map(|sq| (start.piece_at(sq).unwrap(), sq))
+            .collect();
+        let king = |c, sq: &str| (Piece::new(c, PieceKind::King), sq.parse().unwrap());
+        // Kings on different files (on one file they would face each other).
+        let kings = vec![king(Color::Red, "d0"), king(Color::Black, "e9")];
+        let mut buffer = PositionBuffer::new();
+        for (placement, side) in [
+            (&kings, Color::Black),
+            (&pieces, Color::Red),
+            (&kings, Color::Red),
+        ] {
+            let fresh = Position::from_pieces(placement, side).unwrap();
+            let pos = buffer.set(placement, side).unwrap();
+            assert_eq!(pos.to_fen(), fresh.to_fen());
+            assert_eq!(pos.key(), fresh.key());
+            assert_eq!(pos.key(), pos.compute_key());
+            assert_eq!(pos.ply_count(), 0);
+            // A move played: its history must not reach the next position.
+            let m = pos.legal_moves().as_slice()[0];
+            pos.make_move(m);
+        }
+        // Refusals: the kings facing each other (Black's is attacked with
+        // Red to move), two pieces on one point (found after the first
+        // was placed); a good placement after them is whole again.
+        let facing = [king(Color::Red, "e0"), king(Color::Black, "e9")];
+        assert_eq!(
+            buffer.set(&facing, Color::Red).err(),
+            Some(FenError::OpponentInCheck(Color::Black))
+        );
+        let shared = [king(Color::Red, "e0"), king(Color::Red, "e0")];
+        assert!(matches!(
+            buffer.set(&shared, Color::Red),
+            Err(FenError::SharedPoint(_))
+        ));
+        let pos = buffer.set(&kings, Color::Red).unwrap();
+        assert_eq!(pos.to_fen(), "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
+        assert_eq!(pos.key(), pos.compute_key());
+    }
 
     #[test]
     fn start_position_round_trips() {

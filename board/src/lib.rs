@@ -32,7 +32,7 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
 pub use chinese::ChineseNotationError;
-pub use fen::{legal_points, FenError, START_FEN};
+pub use fen::{legal_points, FenError, PositionBuffer, START_FEN};
 pub use iccs::{parse_iccs, MoveParseError};
 pub use movegen::GenKind;
 pub use moves::{Move, MoveList, MAX_MOVES};

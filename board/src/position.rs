@@ -39,7 +39,7 @@ impl Position {
         Position::empty_with_history_capacity(256)
     }
 
-    fn empty_with_history_capacity(capacity: usize) -> Position {
+    pub(crate) fn empty_with_history_capacity(capacity: usize) -> Position {
         Position {
             board: [None; SQUARES],
             by_color: [Bitboard::EMPTY; 2],
@@ -57,6 +57,22 @@ impl Position {
     /// [`Position::from_pieces`]).
     pub(crate) fn empty_without_history() -> Position {
         Position::empty_with_history_capacity(0)
+    }
+
+    /// Empties the board and the history (keeping the history's memory):
+    /// an empty board with Red to move and counters at zero.
+    pub(crate) fn clear(&mut self) {
+        for sq in self.occupied() {
+            self.board[sq.index()] = None;
+        }
+        self.by_color = [Bitboard::EMPTY; 2];
+        self.by_kind = [Bitboard::EMPTY; 7];
+        self.side = Color::Red;
+        self.halfmove_clock = 0;
+        self.fullmove_number = 1;
+        self.key = 0;
+        self.reversible_plies = 0;
+        self.history.clear();
     }
 
     /// The standard starting position.

@@ -8,7 +8,7 @@ use crate::progress::GenProgress;
 use crate::table::{Table, TableSet};
 use crate::value::{code, Value};
 use rayon::prelude::*;
-use shuai_board::Position;
+use shuai_board::{Color, Position, PositionBuffer};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 use std::sync::Mutex;
@@ -16,6 +16,8 @@ use std::sync::Mutex;
 /// Indices handed to one rayon task at a time: large enough to amortise
 /// the task, small enough to balance two cores.
 const CHUNK: usize = 4096;
+// Init decodes a placement at each even index for the odd one after it.
+const _: () = assert!(CHUNK % 2 == 0);
 
 /// Why a table could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,14 +109,26 @@ pub fn generate(
         .map(|chunk| {
             let mut local = Vec::new();
             let mut here = Vec::with_capacity(128);
+            let mut buffer = PositionBuffer::new();
+            // The two sides to move of a placement are neighbours (the
+            // lowest digit), and chunks start at even indices: the
+            // placement is decoded once for both.
+            let mut placement = None;
             for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                let Some(mut pos) = layout.position(i) else {
+                if i % 2 == 0 {
+                    placement = layout.decode(i);
+                }
+                let Some(placement) = &placement else {
+                    continue;
+                };
+                let side = if i % 2 == 0 { Color::Red } else { Color::Black };
+                let Ok(pos) = buffer.set(placement.pieces(), side) else {
                     continue;
                 };
                 here.clear();
                 let (mut moves, mut others) = (0u32, 0u32);
                 let (mut best_win, mut longest_loss) = (u16::MAX, 0u16);
-                for_each_child(&mut pos, &layout, subs, |child| {
+                for_each_child(pos, &layout, subs, |child| {
                     moves += 1;
                     match child {
                         Child::Here(c) => here.push(c),
@@ -177,11 +191,12 @@ pub fn generate(
                 let mut now = Vec::new();
                 let mut later = Vec::new();
                 let mut preds = Vec::with_capacity(64);
+                let mut buffer = PositionBuffer::new();
                 for &p in part {
-                    let Some(mut pos) = layout.position(p as usize) else {
+                    let Some(pos) = layout.position_in(p as usize, &mut buffer) else {
                         continue;
                     };
-                    predecessors(&mut pos, &layout, &mut preds);
+                    predecessors(pos, &layout, &mut preds);
                     for &q in &preds {
                         if values[q].load(Ordering::Relaxed) != code::UNKNOWN {
                             continue;
@@ -201,10 +216,10 @@ pub fn generate(
                         } else if counts[q].fetch_sub(1, Ordering::Relaxed) == 1 {
                             // Every move of q loses: q is lost, at the
                             // distance of its longest defence.
-                            let Some(mut qpos) = layout.position(q) else {
+                            let Some(qpos) = layout.position_in(q, &mut buffer) else {
                                 continue;
                             };
-                            let d = loss_plies(&mut qpos, &layout, subs, &values);
+                            let d = loss_plies(qpos, &layout, subs, &values);
                             if d == level {
                                 values[q].store(code::mate(d), Ordering::Relaxed);
                                 now.push(q as u32);

@@ -21,7 +21,7 @@
 //! them out costs a byte each and keeps the index arithmetic trivial.
 
 use crate::material::{Material, KINDS};
-use shuai_board::{Color, File, Piece, PieceKind, Position, Rank, Square, SQUARES};
+use shuai_board::{Color, File, Piece, PieceKind, Position, PositionBuffer, Rank, Square, SQUARES};
 
 /// A filler point for fixed-size arrays.
 const A0: Square = Square::new(File::ALL[0], Rank::ALL[0]);
@@ -521,6 +521,17 @@ impl Layout {
         let p = self.decode(index)?;
         Position::from_pieces(p.pieces(), p.side).ok()
     }
+
+    /// [`Layout::position`] built in `buffer`, which keeps its memory from
+    /// one position to the next: the generator's way through millions.
+    pub fn position_in<'b>(
+        &self,
+        index: usize,
+        buffer: &'b mut PositionBuffer,
+    ) -> Option<&'b mut Position> {
+        let p = self.decode(index)?;
+        buffer.set(p.pieces(), p.side).ok()
+    }
 }
 
 #[cfg(test)]
@@ -645,5 +656,44 @@ mod tests {
             }
             assert!(positions > layout.size() / 3, "{name}: {positions}");
         }
+    }
+
+    #[test]
+    fn the_two_sides_to_move_share_a_placement() {
+        // The generator decodes each even index once for the odd one after
+        // it: the same pieces, or both no placement (the duplicate test of
+        // kings on file e does not depend on the side to move).
+        for name in ["KRK", "KCAKE", "KPPKA"] {
+            let layout = Layout::new(Material::parse(name).unwrap());
+            let mut duplicates = 0;
+            for i in (0..layout.size()).step_by(2) {
+                let (red, black) = (layout.decode(i), layout.decode(i + 1));
+                assert_eq!(red.is_none(), black.is_none(), "{name} {i}");
+                if let (Some(r), Some(b)) = (red, black) {
+                    assert_eq!(r.pieces(), b.pieces(), "{name} {i}");
+                    assert_eq!((r.side, b.side), (Color::Red, Color::Black));
+                } else {
+                    duplicates += 1;
+                }
+            }
+            assert!(duplicates > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_buffer_builds_the_positions_a_layout_builds() {
+        let layout = Layout::new(Material::parse("KCAKE").unwrap());
+        let mut buffer = PositionBuffer::new();
+        let mut positions = 0;
+        for i in 0..layout.size() {
+            let fresh = layout.position(i);
+            let reused = layout.position_in(i, &mut buffer);
+            assert_eq!(fresh.is_some(), reused.is_some(), "{i}");
+            if let (Some(f), Some(r)) = (fresh, reused) {
+                assert_eq!((f.to_fen(), f.key()), (r.to_fen(), r.key()), "{i}");
+                positions += 1;
+            }
+        }
+        assert!(positions > layout.size() / 3, "{positions}");
     }
 }

@@ -34,7 +34,7 @@ use crate::progress::GenProgress;
 use crate::table::TableSet;
 use crate::value::{code, Value};
 use rayon::prelude::*;
-use shuai_board::Color;
+use shuai_board::{Color, PositionBuffer};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether the code is a win for its side to move (mate or rule).
@@ -97,15 +97,15 @@ fn remove_untrapped(
         .into_par_iter()
         .step_by(2)
         .filter(|&i| in_trap[i].load(Ordering::Relaxed))
-        .filter(|&i| {
-            let Some(mut pos) = layout.position(i) else {
+        .map_init(PositionBuffer::new, |buffer, i| {
+            let Some(pos) = layout.position_in(i, buffer) else {
                 return false;
             };
             let y_to_move = pos.side_to_move() == y;
             let mut ok = !y_to_move;
             // Y needs one quiet move into the trap, X must have no move
             // but losing ones and checks into it: stop once that is known.
-            for_each_child_checking_while(&mut pos, layout, subs, |check, child| {
+            for_each_child_checking_while(pos, layout, subs, |check, child| {
                 let c = child_code(values, child);
                 let trapped = matches!(child, Child::Here(j) if in_trap[j].load(Ordering::Relaxed));
                 if y_to_move {
@@ -121,6 +121,7 @@ fn remove_untrapped(
             }
             !ok
         })
+        .filter(|&removed| removed)
         .count()
 }
 
@@ -174,18 +175,22 @@ fn one_colour(
     loop {
         *sweeps += 1;
         let values_ro: &[u16] = values;
-        let judge = |i: usize| approach_value(layout, subs, values_ro, y, i).map(|c| (i, c));
+        let judge = |buffer: &mut PositionBuffer, i: usize| {
+            approach_value(layout, subs, values_ro, y, i, buffer).map(|c| (i, c))
+        };
         let found: Vec<(usize, u16)> = match &candidates {
             None => (0..n)
                 .into_par_iter()
                 .filter(|&i| values_ro[i] == code::DRAW)
-                .filter_map(judge)
+                .map_init(PositionBuffer::new, judge)
+                .flatten()
                 .collect(),
             Some(list) => list
                 .par_iter()
                 .map(|&i| i as usize)
                 .filter(|&i| values_ro[i] == code::DRAW)
-                .filter_map(judge)
+                .map_init(PositionBuffer::new, judge)
+                .flatten()
                 .collect(),
         };
         if found.is_empty() {
@@ -203,18 +208,20 @@ fn one_colour(
 /// The value the approach gives the drawn position `i` (step 2 of the
 /// module documentation), judged by its children's values in `values`:
 /// with `y` to move, a move to a rule loss of the other side; with the
-/// other side to move, every move into a win of `y`.
+/// other side to move, every move into a win of `y`. The position is
+/// built in `buffer`.
 fn approach_value(
     layout: &Layout,
     subs: &TableSet,
     values: &[u16],
     y: Color,
     i: usize,
+    buffer: &mut PositionBuffer,
 ) -> Option<u16> {
-    let mut pos = layout.position(i)?;
+    let pos = layout.position_in(i, buffer)?;
     let y_to_move = pos.side_to_move() == y;
     let (mut any, mut all, mut best, mut worst) = (false, true, u16::MAX, 0u16);
-    for_each_child(&mut pos, layout, subs, |child| {
+    for_each_child(pos, layout, subs, |child| {
         let c = child_code(values, child);
         match code::decode(c) {
             Some(Value::LossByRule(k)) => {
@@ -248,11 +255,12 @@ fn drawn_parents(layout: &Layout, values: &[u16], decided: &[u32]) -> Vec<u32> {
         .flat_map_iter(|part| {
             let mut preds = Vec::with_capacity(64);
             let mut out = Vec::new();
+            let mut buffer = PositionBuffer::new();
             for &i in part {
-                let Some(mut pos) = layout.position(i as usize) else {
+                let Some(pos) = layout.position_in(i as usize, &mut buffer) else {
                     continue;
                 };
-                predecessors(&mut pos, layout, &mut preds);
+                predecessors(pos, layout, &mut preds);
                 out.extend(
                     preds
                         .iter()
