@@ -115,6 +115,10 @@ params! {
     history_prune_margin = 3000, 500..=10000, step 300: "History pruning: a quiet move whose history is below -(this * depth) is skipped";
     see_prune_margin = 80, 10..=250, step 10: "Losing captures: skipped when SEE is below -(this * depth)";
     see_prune_max_depth = 6, 2..=10, step 1: "Losing captures: largest depth pruned";
+    cap_futility_base = 0, 0..=600, step 20: "Futility pruning of captures: a capture (not checking) whose victim, this margin and cap_futility_per_depth per ply of its reduced depth leave the evaluation at or below alpha is skipped, centipawns (0: off)";
+    cap_futility_per_depth = 150, 30..=400, step 15: "Futility pruning of captures: margin added per ply of the reduced depth";
+    cap_futility_max_depth = 8, 1..=20, step 1: "Futility pruning of captures: largest reduced depth pruned";
+    cap_futility_history_div = 160, 40..=1000, step 20: "Futility pruning of captures: the capture history divided by this is added to the margin (centipawns)";
     quiet_see_max_depth = 0, 0..=10, step 1: "SEE pruning of quiet moves: largest depth pruned (0: off)";
     quiet_see_margin = 20, 5..=100, step 5: "SEE pruning of quiet moves: skipped when SEE is below -(this * depth * depth)";
     pv_prune = 0, 0..=1, step 1: "Shallow pruning of late, futile and losing moves in PV nodes too (1; never at the root)";

@@ -7,7 +7,7 @@ use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
 
 use crate::score::*;
 use crate::tt::{Bound, Hit};
-use shuai_board::{GenKind, Move, MoveList, Position};
+use shuai_board::{see_value, GenKind, Move, MoveList, Position};
 
 /// What the singular-extension test found for a hash move.
 enum Singular {
@@ -283,14 +283,35 @@ impl Worker<'_> {
                     {
                         continue;
                     }
-                } else if capture
-                    && !gives_check
-                    && depth <= self.params.see_prune_max_depth()
-                    && !good_capture(&self.pos, m, -self.params.see_prune_margin() * depth)
-                {
+                } else if capture && !gives_check {
+                    // A capture that cannot lift the evaluation to alpha
+                    // even with its victim and a margin for what follows
+                    // (Pikafish's futility of captures; the
+                    // `cap_futility_*` rows, off at 0), with the network
+                    // only, like the other cuts that trust it.
+                    if self.params.cap_futility_base() > 0 && self.shared.network.is_some() {
+                        let r = i32::from(self.lmr[depth.min(63) as usize][(searched + 1).min(63)]);
+                        let lmr_depth = (depth - 1 - r).max(0);
+                        let victim = self.pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
+                        if lmr_depth <= self.params.cap_futility_max_depth()
+                            && eval
+                                + self.params.cap_futility_base()
+                                + self.params.cap_futility_per_depth() * lmr_depth
+                                + victim
+                                + self.history.capture(&self.pos, m)
+                                    / self.params.cap_futility_history_div()
+                                <= alpha
+                        {
+                            continue;
+                        }
+                    }
                     // A losing capture with check is often the sacrifice
                     // that opens the palace: never pruned.
-                    continue;
+                    if depth <= self.params.see_prune_max_depth()
+                        && !good_capture(&self.pos, m, -self.params.see_prune_margin() * depth)
+                    {
+                        continue;
+                    }
                 }
             }
             // Step 9b. A move that would leave the king attacked is not a
