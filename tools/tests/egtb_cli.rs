@@ -41,6 +41,18 @@ fn gen_resumes_and_verify_passes() {
         .collect();
     // entries, positions, wins, draws, losses.
     assert_eq!(kpk[1..6], ["4950", "2961", "1215", "489", "1257"]);
+    // The cost of each ending: wall and CPU seconds, and its own peak
+    // memory (the process's, started afresh for each ending), read from
+    // /proc on Linux.
+    let header: Vec<&str> = summary.lines().next().unwrap().split('\t').collect();
+    assert_eq!(header[10..], ["seconds", "cpu_seconds", "peak_mb"]);
+    assert_eq!(kpk.len(), header.len());
+    if cfg!(target_os = "linux") {
+        let cpu: f64 = kpk[11].parse().unwrap();
+        let peak: u64 = kpk[12].parse().unwrap();
+        assert!((0.0..60.0).contains(&cpu), "{cpu}");
+        assert!(peak > 0, "{peak}");
+    }
     for name in ["KK", "KAK", "KPK", "KPKA"] {
         assert!(d.join(format!("{name}.egtb")).exists());
     }

@@ -644,7 +644,7 @@ fn gen(
         tty: std::io::stderr().is_terminal(),
         last: None,
     };
-    println!("ending\tentries\tpositions\twins\tdraws\tlosses\trule_wins\trule_losses\tlongest_plies\tbytes\tseconds");
+    println!("ending\tentries\tpositions\twins\tdraws\tlosses\trule_wins\trule_losses\tlongest_plies\tbytes\tseconds\tcpu_seconds\tpeak_mb");
     for (k, &m) in order.iter().enumerate() {
         if done(m, out) {
             continue;
@@ -658,8 +658,12 @@ fn gen(
             eprintln!("{m}: needs about {need_mb} MB, over the {limit} MB allowed; skipped");
             continue;
         }
+        // From here the process's peak memory is this ending's: its own
+        // working memory and the tables its captures lead to.
+        reset_peak_memory();
         let subs = capture_tables(m, out)?;
         let start = Instant::now();
+        let cpu_start = cpu_seconds();
         let head = format!("[{}/{}] {m}", k + 1, order.len());
         let mut report = |p: GenProgress| {
             line.show(
@@ -675,14 +679,23 @@ fn gen(
         };
         let table = shuai_egtb::generate(m, &subs, &mut report).map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
+        // CPU time of every thread: beside other work the wall clock
+        // says little, this says what the ending costs.
+        let cpu = cpu_seconds().zip(cpu_start).map(|(end, begin)| end - begin);
         let path = file::save(&table, out).map_err(|e| e.to_string())?;
         let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
-        let peak = peak_memory_mb().map_or(String::new(), |mb| format!(", peak memory {mb} MB"));
-        line.show(&format!("{head}: done in {seconds:.1}s{peak}"), true);
+        let peak_mb = peak_memory_mb();
+        let cpu_note = cpu.map_or(String::new(), |c| format!(" ({c:.1}s of CPU)"));
+        let peak = peak_mb.map_or(String::new(), |mb| format!(", peak memory {mb} MB"));
+        line.show(
+            &format!("{head}: done in {seconds:.1}s{cpu_note}{peak}"),
+            true,
+        );
         line.end();
         let c = table.census();
+        let unknown = || "-".to_string();
         println!(
-            "{m}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{bytes}\t{seconds:.2}",
+            "{m}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{bytes}\t{seconds:.2}\t{}\t{}",
             table.len(),
             c.positions,
             c.wins,
@@ -690,14 +703,40 @@ fn gen(
             c.losses,
             c.rule_wins,
             c.rule_losses,
-            c.longest
+            c.longest,
+            cpu.map_or_else(unknown, |c| format!("{c:.2}")),
+            peak_mb.map_or_else(unknown, |mb| mb.to_string()),
         );
     }
     Ok(())
 }
 
-/// The process's peak resident memory so far (Linux: `VmHWM` of
-/// /proc/self/status), for the progress line.
+/// Starts the process's peak resident memory afresh (Linux: writing 5 to
+/// /proc/self/clear_refs sets `VmHWM` to the memory held now), so that
+/// the peak read after an ending is that ending's, not the largest of
+/// the run so far. Elsewhere, or where it is refused, the peak stays the
+/// run's. (The kernel's maximum resident set of the whole process, which
+/// `time -v` prints at its end, is then the last ending's too.)
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The CPU time all of the process's threads have used so far, in
+/// seconds (Linux: user and system time of /proc/self/stat, counted in
+/// the fixed 100 ticks a second /proc reports); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces;
+    // the fields after it start with the state (field 3).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
+/// The process's peak resident memory since the last
+/// [`reset_peak_memory`] (Linux: `VmHWM` of /proc/self/status).
 fn peak_memory_mb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
