@@ -123,6 +123,8 @@ params! {
     quiet_see_margin = 20, 5..=100, step 5: "SEE pruning of quiet moves: skipped when SEE is below -(this * depth * depth)";
     pv_prune = 0, 0..=1, step 1: "Shallow pruning of late, futile and losing moves in PV nodes too (1; never at the root)";
     prune_lmr_depth = 1, 0..=1, step 1: "Futility pruning of quiet moves judges the depth a move would be searched at after its reduction (1) instead of the node's (with the network only)";
+    order_check_bonus = 0, 0..=30000, step 1000: "Quiet move ordering: added to the history score of a checking quiet move that SEE does not lose (0: off)";
+    order_threat = 0, 0..=3000, step 100: "Quiet move ordering: hundredths of the piece's SEE value added for moving it off a point a less valuable enemy piece attacks, taken for moving onto one (0: off)";
     lmr_captures = 0, 0..=1, step 1: "Late-move reductions: 1 reduces late captures too (one ply less than quiet moves)";
     lmr_base = 120, 0..=200, step 10: "Late-move reductions: base of the table, hundredths of a ply";
     lmr_divisor = 220, 100..=450, step 15: "Late-move reductions: ln(depth) * ln(move number) / (this / 100)";

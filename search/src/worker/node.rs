@@ -3,7 +3,7 @@
 
 use super::Worker;
 use crate::history::{bonus, PieceTo};
-use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
+use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints, QuietExtras};
 
 use crate::score::*;
 use crate::tt::{Bound, Hit};
@@ -219,10 +219,17 @@ impl Worker<'_> {
         let mut captures_tried: MoveList = MoveList::new();
         let mut searched = 0usize;
         let original_alpha = alpha;
+        let (check_bonus, threat_scale) =
+            (self.params.order_check_bonus(), self.params.order_threat());
         while let Some(m) = picker.next(&self.pos, || {
             let scorer = self.history.quiet_scorer(side, prevs);
             let pos = &self.pos;
-            move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
+            let extras = (check_bonus != 0 || threat_scale != 0)
+                .then(|| QuietExtras::new(pos, check_bonus, threat_scale));
+            move |m: Move| {
+                let piece = pos.piece_at(m.from()).expect("move has a piece");
+                scorer.score(piece, m) + extras.as_ref().map_or(0, |e| e.score(pos, piece, m))
+            }
         }) {
             if m == excluded {
                 continue;
