@@ -395,16 +395,19 @@ impl Position {
 /// allocates on its first move, it keeps the memory of its history from
 /// one position to the next, so the enumeration allocates nothing per
 /// position. The position is only handed out when the pieces made one.
+/// The buffer itself is a pointer, cheap to move: parallel iterators move
+/// their per-job state with every item (`rayon`'s `map_init`), and moving
+/// a whole position each time cost more than building it.
 #[derive(Clone, Debug)]
 pub struct PositionBuffer {
-    pos: Position,
+    pos: Box<Position>,
 }
 
 impl PositionBuffer {
     /// A buffer with room for a few moves of history.
     pub fn new() -> PositionBuffer {
         PositionBuffer {
-            pos: Position::empty_with_history_capacity(8),
+            pos: Box::new(Position::empty_with_history_capacity(8)),
         }
     }
 

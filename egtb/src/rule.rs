@@ -183,14 +183,14 @@ fn one_colour(
                 .into_par_iter()
                 .filter(|&i| values_ro[i] == code::DRAW)
                 .map_init(PositionBuffer::new, judge)
-                .flatten()
+                .flatten_iter()
                 .collect(),
             Some(list) => list
                 .par_iter()
                 .map(|&i| i as usize)
                 .filter(|&i| values_ro[i] == code::DRAW)
                 .map_init(PositionBuffer::new, judge)
-                .flatten()
+                .flatten_iter()
                 .collect(),
         };
         if found.is_empty() {
