@@ -168,7 +168,12 @@ pub fn main() -> ExitCode {
             if io::stdin().is_terminal() {
                 eprintln!("{BANNER}");
             }
-            match crate::protocol::run(io::stdin(), io::stdout()) {
+            let ended = crate::protocol::run(io::stdin(), io::stdout());
+            // A `stats` build: the shape of every search of the session.
+            if let Some(shape) = shuai_search::shape::TreeShape::read() {
+                eprint!("{}", shape.report());
+            }
+            match ended {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     log::error!("I/O error: {e}");
@@ -204,6 +209,9 @@ pub fn main() -> ExitCode {
             let result = shuai_search::bench::run(depth, threads, network, |i, best, nodes| {
                 eprintln!("position {:>2}: bestmove {best} nodes {nodes}", i + 1);
             });
+            if let Some(shape) = shuai_search::shape::TreeShape::read() {
+                eprint!("{}", shape.report());
+            }
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }

@@ -25,6 +25,7 @@ mod ordering;
 pub mod params;
 mod repetition;
 pub mod score;
+pub mod shape;
 mod tablebase;
 mod time;
 pub mod tt;

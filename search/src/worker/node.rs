@@ -6,6 +6,7 @@ use crate::history::{bonus, PieceTo};
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints, QuietExtras};
 
 use crate::score::*;
+use crate::shape;
 use crate::tt::{Bound, Hit};
 use shuai_board::{see_value, GenKind, Move, MoveList, Position};
 
@@ -49,6 +50,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        shape::count_node(depth);
         // The full king test (pins, screens, check answers) waits for the
         // move generation: many nodes end before it.
         let in_check = self.in_check_at(ply);
@@ -421,6 +423,7 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        shape::count_cutoff(searched == 1);
                         // The move that cut off is rewarded, and the
                         // captures tried before it (which did not) are
                         // punished, whichever kind of move it was.

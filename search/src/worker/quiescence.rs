@@ -5,6 +5,7 @@ use super::Worker;
 use crate::history::PieceTo;
 use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
 use crate::score::*;
+use crate::shape;
 use crate::tt::Bound;
 use shuai_board::{GenKind, Move};
 
@@ -22,6 +23,7 @@ impl Worker<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        shape::count_quiescence();
         let in_check = self.in_check_at(ply);
         // Draws and rule verdicts, as in the main search: check evasions
         // that check back are quiet moves, and such a chain runs on here
