@@ -58,10 +58,16 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
     pos.piece_at(m.to()).is_some()
 }
 
+/// The SEE value of what `m` captures in `pos` (0 for a quiet move).
+#[inline]
+pub fn victim_value(pos: &Position, m: Move) -> i32 {
+    pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()))
+}
+
 /// Most valuable victim, least valuable attacker.
 #[inline]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
+    let victim = victim_value(pos, m);
     let attacker = pos.piece_at(m.from()).map_or(0, |p| see_value(p.kind()));
     victim * 16 - attacker / 16
 }
@@ -78,7 +84,7 @@ fn capture_score(pos: &Position, m: Move, history: &History) -> i32 {
 /// is worth at least the attacker.
 #[inline]
 pub fn good_capture(pos: &Position, m: Move, threshold: i32) -> bool {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
+    let victim = victim_value(pos, m);
     let attacker = pos.piece_at(m.from()).map(|p| p.kind());
     let attacker_value = attacker.map_or(0, see_value);
     if attacker != Some(PieceKind::King) && victim - attacker_value >= threshold {

@@ -3,12 +3,14 @@
 
 use super::Worker;
 use crate::history::{bonus, PieceTo};
-use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints, QuietExtras};
+use crate::ordering::{
+    good_capture, is_capture, victim_value, MovePicker, OrderingHints, QuietExtras,
+};
 
 use crate::score::*;
 use crate::shape;
 use crate::tt::{Bound, Hit};
-use shuai_board::{see_value, GenKind, Move, MoveList, Position};
+use shuai_board::{GenKind, Move, MoveList, Position};
 
 /// What the singular-extension test found for a hash move.
 enum Singular {
@@ -253,14 +255,13 @@ impl Worker<'_> {
                     // With the network only: with the hand-written
                     // evaluation it hid mating attacks that its tests pin
                     // (`finds_mating_attacks_the_old_pruning_hid`).
-                    let futility_depth = if self.params.prune_lmr_depth() != 0
-                        && self.shared.network.is_some()
-                    {
-                        let r = i32::from(self.lmr[depth.min(63) as usize][(searched + 1).min(63)]);
-                        (depth - r).max(1)
-                    } else {
-                        depth
-                    };
+                    let futility_depth =
+                        if self.params.prune_lmr_depth() != 0 && self.shared.network.is_some() {
+                            let r = self.reduction(depth, searched + 1);
+                            (depth - r).max(1)
+                        } else {
+                            depth
+                        };
                     let lmp_limit =
                         (self.params.lmp_base() + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= self.params.lmp_max_depth() && searched as i32 >= lmp_limit {
@@ -293,15 +294,18 @@ impl Worker<'_> {
                         continue;
                     }
                 } else if capture && !gives_check {
+                    // (A losing capture with check is often the sacrifice
+                    // that opens the palace: never pruned.)
+                    //
                     // A capture that cannot lift the evaluation to alpha
                     // even with its victim and a margin for what follows
                     // (Pikafish's futility of captures; the
                     // `cap_futility_*` rows, off at 0), with the network
                     // only, like the other cuts that trust it.
                     if self.params.cap_futility_base() > 0 && self.shared.network.is_some() {
-                        let r = i32::from(self.lmr[depth.min(63) as usize][(searched + 1).min(63)]);
+                        let r = self.reduction(depth, searched + 1);
                         let lmr_depth = (depth - 1 - r).max(0);
-                        let victim = self.pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind()));
+                        let victim = victim_value(&self.pos, m);
                         if lmr_depth <= self.params.cap_futility_max_depth()
                             && eval
                                 + self.params.cap_futility_base()
@@ -314,8 +318,8 @@ impl Worker<'_> {
                             continue;
                         }
                     }
-                    // A losing capture with check is often the sacrifice
-                    // that opens the palace: never pruned.
+                    // A capture that loses material by SEE, more of it the
+                    // deeper the node.
                     if depth <= self.params.see_prune_max_depth()
                         && !good_capture(&self.pos, m, -self.params.see_prune_margin() * depth)
                     {
@@ -360,7 +364,7 @@ impl Worker<'_> {
                 // Late move reductions for quiet moves tried late.
                 let mut r = 0;
                 if depth >= 3 && searched > 1 + usize::from(PV) && quiet {
-                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]);
+                    r = self.reduction(depth, searched);
                     r -= i32::from(PV);
                     r -= i32::from(tt_pv) * self.params.lmr_tt_pv();
                     r += i32::from(!tt_pv) * self.params.lmr_not_tt_pv();
@@ -379,7 +383,7 @@ impl Worker<'_> {
                 {
                     // Late captures (ordered by gain and history, so the
                     // likely ones came first) a ply less than quiet moves.
-                    r = i32::from(self.lmr[depth.min(63) as usize][searched.min(63)]) - 1;
+                    r = self.reduction(depth, searched) - 1;
                     r -= i32::from(PV);
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
@@ -597,6 +601,13 @@ impl Worker<'_> {
         } else {
             Singular::Untested
         }
+    }
+
+    /// The late-move reduction table's plies for the `move_number`th move
+    /// at `depth` (both clamped to the table).
+    #[inline]
+    fn reduction(&self, depth: i32, move_number: usize) -> i32 {
+        i32::from(self.lmr[depth.clamp(0, 63) as usize][move_number.min(63)])
     }
 
     fn reward_quiet(&mut self, ply: usize, m: Move, depth: i32, tried: &MoveList) {

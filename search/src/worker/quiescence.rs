@@ -3,7 +3,7 @@
 
 use super::Worker;
 use crate::history::PieceTo;
-use crate::ordering::{good_capture, is_capture, MovePicker, OrderingHints};
+use crate::ordering::{good_capture, is_capture, victim_value, MovePicker, OrderingHints};
 use crate::score::*;
 use crate::shape;
 use crate::tt::Bound;
@@ -127,10 +127,7 @@ impl Worker<'_> {
             let mut gives_check = None;
             if !in_check {
                 // Skip captures that lose material or cannot reach alpha.
-                let victim = self
-                    .pos
-                    .piece_at(m.to())
-                    .map_or(0, |p| shuai_board::see_value(p.kind()));
+                let victim = victim_value(&self.pos, m);
                 if eval + victim + self.params.qs_futility_margin() <= alpha
                     && !*gives_check.get_or_insert_with(|| self.pos.gives_check(m))
                 {
