@@ -596,3 +596,46 @@ fn skill_level_and_elo_weaken_the_search() {
     let lines = e.expect_prefix("bestmove");
     assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
 }
+
+/// The total line of the protocol's `bench 4` (`<nodes> nodes <nps> nps`).
+fn protocol_bench_nodes(e: &mut Engine) -> u64 {
+    e.send("bench 4");
+    let lines = e.until(Duration::from_secs(120), |l| l.ends_with(" nps"));
+    let total = lines.last().unwrap();
+    let nodes: u64 = total.split(' ').next().unwrap().parse().unwrap();
+    let positions = lines
+        .iter()
+        .filter(|l| l.starts_with("info string bench position "))
+        .count();
+    assert_eq!(positions, 50, "{lines:?}");
+    nodes
+}
+
+/// `shuai bench 4` (with `--hce` for the hand-written evaluation): its
+/// node total.
+fn cli_bench_nodes(hce: bool) -> u64 {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_shuai"));
+    cmd.args(["bench", "4"]);
+    if hce {
+        cmd.arg("--hce");
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    stdout.split(' ').next().unwrap().parse().unwrap()
+}
+
+/// The protocol's `bench` searches with the evaluation the engine plays
+/// with: the default gives `shuai bench`'s signature, and `Use NNUE`
+/// false gives `shuai bench --hce`'s (it once always used the embedded
+/// network and the default constants, whatever the options said).
+#[test]
+fn protocol_bench_uses_the_engines_evaluation() {
+    let (mut e, _) = uci();
+    let network = protocol_bench_nodes(&mut e);
+    assert_eq!(network, cli_bench_nodes(false));
+    e.send("setoption name Use NNUE value false");
+    let hce = protocol_bench_nodes(&mut e);
+    assert_eq!(hce, cli_bench_nodes(true));
+    assert_ne!(network, hce);
+}

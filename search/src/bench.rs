@@ -103,11 +103,23 @@ pub fn run(
     depth: u32,
     threads: usize,
     network: Option<Arc<Network>>,
-    mut each: impl FnMut(usize, &str, u64),
+    each: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
     let mut searcher = Searcher::new(16);
     searcher.set_threads(threads);
     searcher.set_network(network);
+    run_on(&mut searcher, depth, each)
+}
+
+/// [`run`] on a searcher the caller has set up: its table, threads,
+/// evaluation and search constants (a `tune` build's options, say), so
+/// that the protocol's `bench` measures the settings the engine plays
+/// with.
+pub fn run_on(
+    searcher: &mut Searcher,
+    depth: u32,
+    mut each: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

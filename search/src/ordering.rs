@@ -103,8 +103,10 @@ pub struct QuietExtras {
     check_bonus: i32,
     /// Per piece kind: the points enemy pieces worth less attack.
     threatened: [Bitboard; PieceKind::ALL.len()],
-    /// Hundredths of a piece's SEE value per threat step.
-    threat_scale: i32,
+    /// Per piece kind: the score of one threat escaped (`threat_scale`
+    /// hundredths of its SEE value), worked out once a node rather than
+    /// once a move.
+    threat_value: [i32; PieceKind::ALL.len()],
 }
 
 impl QuietExtras {
@@ -139,10 +141,11 @@ impl QuietExtras {
                 threatened[kind.index()] = bb;
             }
         }
+        let threat_value = PieceKind::ALL.map(|kind| see_value(kind) * threat_scale / 100);
         QuietExtras {
             check_bonus,
             threatened,
-            threat_scale,
+            threat_value,
         }
     }
 
@@ -153,11 +156,9 @@ impl QuietExtras {
         if self.check_bonus != 0 && pos.gives_check(m) && pos.see_ge(m, 0) {
             extra += self.check_bonus;
         }
-        if self.threat_scale != 0 {
-            let threatened = self.threatened[piece.kind().index()];
-            let steps = i32::from(threatened.has(m.from())) - i32::from(threatened.has(m.to()));
-            extra += steps * see_value(piece.kind()) * self.threat_scale / 100;
-        }
+        let threatened = self.threatened[piece.kind().index()];
+        let steps = i32::from(threatened.has(m.from())) - i32::from(threatened.has(m.to()));
+        extra += steps * self.threat_value[piece.kind().index()];
         extra
     }
 }

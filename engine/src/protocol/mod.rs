@@ -630,7 +630,12 @@ impl Controller {
     /// `bench [depth]`: `shuai bench` as a command (for builds without a
     /// command line, such as WebAssembly): each position's result as a
     /// message line, then `<nodes> nodes <nps> nps` as `shuai bench`
-    /// prints it. Blocks until done (it is not a search `stop` ends).
+    /// prints it. It searches with the engine's evaluation (`EvalFile`,
+    /// `Use NNUE`, the weights) and, in a `tune` build, its search
+    /// constants as set by `setoption`, on one thread and a 16 MiB table
+    /// of its own: with the default options the node total is `shuai
+    /// bench`'s signature. Blocks until done (it is not a search `stop`
+    /// ends).
     fn bench(&mut self, args: &[&str]) {
         let depth = match args.first().map(|a| a.parse::<u32>()) {
             None => shuai_search::bench::DEFAULT_DEPTH,
@@ -640,15 +645,17 @@ impl Controller {
                 return;
             }
         };
-        let network = match crate::engine::EvalNetwork::load("") {
-            Ok(n) => n.network,
-            Err(e) => {
-                self.message(&format!("bench: {e}"));
-                return;
-            }
-        };
+        let options = self.engine.options();
+        let mut searcher = shuai_search::Searcher::new(16);
+        searcher.set_network(
+            options
+                .use_nnue
+                .then(|| Arc::clone(&options.network.network)),
+        );
+        searcher.set_weights(Arc::clone(&options.weights.weights));
+        searcher.set_params(options.params.clone());
         let (out, fmt) = (self.out.clone(), self.fmt());
-        let result = shuai_search::bench::run(depth, 1, Some(network), |i, best, nodes| {
+        let result = shuai_search::bench::run_on(&mut searcher, depth, |i, best, nodes| {
             out.line(&fmt.message(&format!(
                 "bench position {} bestmove {best} nodes {nodes}",
                 i + 1
