@@ -105,7 +105,7 @@ params! {
     se_min_depth = 6, 4..=10, step 1: "Singular extensions: smallest depth tried";
     se_margin = 32, 8..=96, step 4: "Singular extensions: the other moves must stay below the table score minus depth * this / 16 centipawns";
     se_double_margin = 20, 0..=100, step 4: "Singular extensions: two plies (off the principal variation) when the others stay this far below the singular bound, centipawns";
-    check_extension = 1, 0..=1, step 1: "Extensions: a checking move searched one ply deeper (1), within twice the iteration's depth in plies";
+    check_extension = 1, 0..=2, step 1: "Extensions: a checking move searched one ply deeper, within twice the iteration's depth in plies: every check (1), only a check that does not lose material by SEE (2), none (0)";
     lmp_base = 3, 1..=10, step 1: "Late-move pruning: quiet moves allowed at depth d are (this + d*d), halved when not improving";
     lmp_max_depth = 6, 2..=10, step 1: "Late-move pruning: largest depth pruned";
     futility_base = 120, 20..=300, step 12: "Futility pruning of quiet moves: margin at depth 0, centipawns";
@@ -119,6 +119,7 @@ params! {
     cap_futility_per_depth = 150, 30..=400, step 15: "Futility pruning of captures: margin added per ply of the reduced depth";
     cap_futility_max_depth = 8, 1..=20, step 1: "Futility pruning of captures: largest reduced depth pruned";
     cap_futility_history_div = 160, 40..=1000, step 20: "Futility pruning of captures: the capture history divided by this is added to the margin (centipawns)";
+    check_see_margin = 0, 0..=300, step 10: "SEE pruning of checks: at a depth up to see_prune_max_depth, a checking move (quiet or capture) that loses more than this times the depth by SEE is skipped, with the network only (0: off; checks are never pruned then)";
     quiet_see_max_depth = 0, 0..=10, step 1: "SEE pruning of quiet moves: largest depth pruned (0: off)";
     quiet_see_margin = 20, 5..=100, step 5: "SEE pruning of quiet moves: skipped when SEE is below -(this * depth * depth)";
     pv_prune = 0, 0..=1, step 1: "Shallow pruning of late, futile and losing moves in PV nodes too (1; never at the root)";

@@ -243,13 +243,25 @@ impl Worker<'_> {
             let quiet = !capture;
             // Step 9. Shallow pruning of moves unlikely to matter: late
             // quiet moves, futile quiet moves, quiet moves with a bad
-            // history, losing captures.
+            // history, losing captures (and losing checks, by a row).
             if (!PV || self.params.pv_prune() != 0)
                 && !in_check
                 && best > -MATE_BOUND
                 && searched > 0
             {
-                if quiet && !gives_check {
+                if gives_check {
+                    // A check that loses material by SEE, more of it the
+                    // deeper the node (Pikafish prunes checks with the
+                    // captures; the `check_see_margin` row, off at 0).
+                    let margin = self.params.check_see_margin();
+                    if margin > 0
+                        && self.shared.network.is_some()
+                        && depth <= self.params.see_prune_max_depth()
+                        && !self.pos.see_ge(m, -margin * depth)
+                    {
+                        continue;
+                    }
+                } else if quiet {
                     // The depth the move would be searched at after its
                     // reduction, or the node's (the `prune_lmr_depth` row).
                     // With the network only: with the hand-written
@@ -293,7 +305,7 @@ impl Worker<'_> {
                     {
                         continue;
                     }
-                } else if capture && !gives_check {
+                } else if capture {
                     // (A losing capture with check is often the sacrifice
                     // that opens the palace: never pruned.)
                     //
@@ -337,8 +349,15 @@ impl Worker<'_> {
             // deeper (two plies when clearly so), and one that others
             // also hold reduced; else a check is extended.
             let extend_more = ply < 2 * self.completed_depth.max(4) as usize;
-            let mut extension =
-                i32::from(gives_check && extend_more && self.params.check_extension() != 0);
+            let mut extension = i32::from(
+                gives_check
+                    && extend_more
+                    && match self.params.check_extension() {
+                        0 => false,
+                        1 => true,
+                        _ => self.pos.see_ge(m, 0),
+                    },
+            );
             if let Some(h) = hit.filter(|_| {
                 Some(m) == tt_move
                     && extend_more
