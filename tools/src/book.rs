@@ -1,7 +1,10 @@
-//! `shuai-tools book openings`: builds a balanced openings file (for
-//! `match`) from a large set of positions: shuffles them with a seed,
-//! drops left-right mirror duplicates, searches each with the Shuai search
-//! to a fixed depth, and keeps those scored within a margin of equal.
+//! `shuai-tools book openings`: builds an openings file (for `match`)
+//! from a large set of positions: shuffles them with a seed, drops
+//! left-right mirror duplicates, searches each with the Shuai search to a
+//! fixed depth, and keeps those scored within a margin of equal
+//! (balanced), or with one side ahead by an amount in a band
+//! (unbalanced: fewer draws, so a match between two close engines says
+//! more per game).
 
 use crate::openings::EpdLine;
 use shuai_board::Position;
@@ -18,6 +21,8 @@ pub struct BookConfig {
     pub depth: u32,
     /// Keep positions with |score| ≤ margin (centipawns, side to move).
     pub margin: i32,
+    /// And with |score| ≥ this (0: balanced; more: one side ahead).
+    pub min_margin: i32,
     /// Stop after this many kept positions.
     pub count: usize,
     /// Shuffle seed.
@@ -95,7 +100,7 @@ pub fn build(
         }
         searcher.clear();
         let r = searcher.search(&pos, &Limits::depth(cfg.depth), &Control::new(), &|_| {});
-        if r.best_move.is_some() && r.score.abs() <= cfg.margin {
+        if r.best_move.is_some() && (cfg.min_margin..=cfg.margin).contains(&r.score.abs()) {
             kept.push(BookEntry {
                 fen: Position::from_fen(&fen).expect("valid").to_fen(),
                 score: r.score,
@@ -118,14 +123,24 @@ pub fn write(
 ) -> std::io::Result<()> {
     writeln!(
         out,
-        "# Balanced Xiangqi openings for shuai-tools match ({} positions).",
+        "# {} Xiangqi openings for shuai-tools match ({} positions).",
+        if cfg.min_margin > 0 {
+            "Unbalanced"
+        } else {
+            "Balanced"
+        },
         entries.len()
     )?;
     writeln!(out, "#")?;
     for n in &cfg.notes {
         writeln!(out, "# {n}")?;
     }
-    writeln!(out, "# Made with: shuai-tools book openings --input {source} --depth {} --margin {} --count {} --seed {}", cfg.depth, cfg.margin, cfg.count, cfg.seed)?;
+    let min_flag = if cfg.min_margin > 0 {
+        format!(" --min-margin {}", cfg.min_margin)
+    } else {
+        String::new()
+    };
+    writeln!(out, "# Made with: shuai-tools book openings --input {source} --depth {}{min_flag} --margin {} --count {} --seed {}", cfg.depth, cfg.margin, cfg.count, cfg.seed)?;
     writeln!(
         out,
         "# The input positions were shuffled with the seed; left-right mirror"
@@ -143,17 +158,30 @@ pub fn write(
         "# (shuai-search, one thread, {} MiB hash cleared before each search) to",
         cfg.hash_mb
     )?;
-    writeln!(
-        out,
-        "# depth {} and kept when its score for the side to move was within",
-        cfg.depth
-    )?;
-    writeln!(
-        out,
-        "# {} centipawns of equal. {examined} positions examined in {:.0} s.",
-        cfg.margin,
-        started.elapsed().as_secs_f64()
-    )?;
+    if cfg.min_margin > 0 {
+        writeln!(
+            out,
+            "# depth {} and kept when one side was ahead by {} to {} centipawns.",
+            cfg.depth, cfg.min_margin, cfg.margin
+        )?;
+        writeln!(
+            out,
+            "# {examined} positions examined in {:.0} s.",
+            started.elapsed().as_secs_f64()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "# depth {} and kept when its score for the side to move was within",
+            cfg.depth
+        )?;
+        writeln!(
+            out,
+            "# {} centipawns of equal. {examined} positions examined in {:.0} s.",
+            cfg.margin,
+            started.elapsed().as_secs_f64()
+        )?;
+    }
     writeln!(
         out,
         "# The c0 operation of each line holds the score (side to move) and depth."
@@ -178,6 +206,7 @@ mod tests {
         let cfg = BookConfig {
             depth: 1,
             margin: 10_000,
+            min_margin: 0,
             count: 10,
             seed: 1,
             hash_mb: 1,
@@ -188,6 +217,32 @@ mod tests {
         assert_eq!(examined, 3);
         assert_eq!(kept.len(), 2, "{kept:?}");
         assert!(kept.iter().any(|e| e.fen == start));
+    }
+
+    #[test]
+    fn an_unbalanced_book_keeps_only_positions_with_one_side_ahead() {
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        // Red without its left rook: Black is a rook up.
+        let rook_down = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1";
+        let input = crate::openings::parse_text(&format!("{start}\n{rook_down}\n")).unwrap();
+        let cfg = BookConfig {
+            depth: 2,
+            margin: 10_000,
+            min_margin: 300,
+            count: 10,
+            seed: 1,
+            hash_mb: 1,
+            notes: Vec::new(),
+        };
+        let kept = build(input, &cfg, &mut |_, _| {});
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert_eq!(kept[0].fen, rook_down);
+        assert!(kept[0].score <= -300, "{kept:?}");
+        let mut text = Vec::new();
+        write(&mut text, &kept, &cfg, "in.epd", 2, Instant::now()).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.starts_with("# Unbalanced Xiangqi openings"), "{text}");
+        assert!(text.contains("--min-margin 300 --margin 10000"), "{text}");
     }
 
     #[test]

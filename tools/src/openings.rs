@@ -234,4 +234,24 @@ mod tests {
             assert!(l.position().has_legal_move());
         }
     }
+
+    /// The unbalanced book (`tools/data/unbalanced-openings.epd`): 250
+    /// playable positions, each with its score one side's lead of 80 to
+    /// 160 centipawns, as its header says.
+    #[test]
+    fn unbalanced_book_is_valid() {
+        let text = include_str!("../data/unbalanced-openings.epd");
+        let book = parse_text(text).unwrap();
+        assert_eq!(book.len(), 250);
+        for l in &book {
+            assert!(l.position().has_legal_move());
+        }
+        let scores: Vec<i32> = text
+            .lines()
+            .filter_map(|l| l.split("c0 \"score ").nth(1))
+            .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(scores.len(), 250);
+        assert!(scores.iter().all(|s| (80..=160).contains(&s.abs())));
+    }
 }

@@ -86,6 +86,10 @@ pub struct OpeningsArgs {
     /// Keep positions scored within this many centipawns of equal.
     #[arg(long, default_value_t = 40)]
     margin: i32,
+    /// Keep only positions with one side ahead by at least this many
+    /// centipawns (and at most --margin): an unbalanced book.
+    #[arg(long, default_value_t = 0)]
+    min_margin: i32,
     /// Positions to keep.
     #[arg(long, default_value_t = 250)]
     count: usize,
@@ -221,9 +225,16 @@ fn check(
 /// line on stderr, and writes it.
 fn openings(a: OpeningsArgs) -> Result<(), String> {
     let input = openings::load(&a.input)?;
+    if a.min_margin < 0 || a.min_margin > a.margin {
+        return Err(format!(
+            "book openings: --min-margin must be from 0 to --margin ({}), got {}",
+            a.margin, a.min_margin
+        ));
+    }
     let cfg = book::BookConfig {
         depth: a.depth,
         margin: a.margin,
+        min_margin: a.min_margin,
         count: a.count,
         seed: a.seed,
         hash_mb: a.hash,
