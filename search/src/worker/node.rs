@@ -250,9 +250,12 @@ impl Worker<'_> {
                 && searched > 0
             {
                 if gives_check {
-                    // A check that loses material by SEE, more of it the
-                    // deeper the node (Pikafish prunes checks with the
-                    // captures; the `check_see_margin` row, off at 0).
+                    // A check, capture or not, is not pruned by the cuts
+                    // below: a losing one is often the sacrifice that
+                    // opens the palace. Only the `check_see_margin` row
+                    // (off at 0) skips one that loses more than its margin
+                    // by SEE, more the deeper the node, as Pikafish prunes
+                    // checks with the captures.
                     let margin = self.params.check_see_margin();
                     if margin > 0
                         && self.shared.network.is_some()
@@ -306,9 +309,6 @@ impl Worker<'_> {
                         continue;
                     }
                 } else if capture {
-                    // (A losing capture with check is often the sacrifice
-                    // that opens the palace: never pruned.)
-                    //
                     // A capture that cannot lift the evaluation to alpha
                     // even with its victim and a margin for what follows
                     // (Pikafish's futility of captures; the
