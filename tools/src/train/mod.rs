@@ -379,7 +379,8 @@ pub fn compare(
 /// The state a run starts from: a checkpoint to resume, else a fresh
 /// model, random or (with `init`) the float form of a network
 /// ([`dequantise`]), widened to `cfg.hidden` when the network is
-/// narrower ([`Model::widened`], seeded by `cfg.seed`).
+/// narrower ([`Model::widened`], seeded by `cfg.seed`) and split into
+/// `cfg.buckets` output rows when it has one ([`Model::split_output`]).
 pub fn start(
     cfg: &TrainConfig,
     resume: Option<Checkpoint>,
@@ -415,6 +416,9 @@ pub fn start(
                     let mut model = dequantise(net, cfg.king, cfg.factoriser)?;
                     if model.hidden < cfg.hidden {
                         model = model.widened(cfg.hidden, cfg.seed)?;
+                    }
+                    if model.buckets == 1 && cfg.buckets > 1 {
+                        model = model.split_output(cfg.buckets)?;
                     }
                     if model.hidden != cfg.hidden || model.buckets != cfg.buckets {
                         return Err(format!(

@@ -218,6 +218,25 @@ impl Model {
         })
     }
 
+    /// The model with its single output row copied into `buckets` rows,
+    /// so it computes exactly what it did for every sample and training
+    /// lets the rows of different material drift apart (how a network
+    /// trained without output buckets starts a run with them). Refused
+    /// unless the model has one bucket.
+    pub fn split_output(&self, buckets: usize) -> Result<Model, String> {
+        if self.buckets != 1 {
+            return Err(format!(
+                "only a one-bucket model splits into output buckets, this one has {}",
+                self.buckets
+            ));
+        }
+        let mut out = self.clone();
+        out.buckets = buckets;
+        out.out_weights = self.out_weights.repeat(buckets);
+        out.out_bias = self.out_bias.repeat(buckets);
+        Ok(out)
+    }
+
     /// Whether the model has a factoriser.
     pub fn factorised(&self) -> bool {
         !self.ft_factor.is_empty()
@@ -792,6 +811,31 @@ mod tests {
         assert_eq!(
             Model::new(8, 1, 1).widened(4, 1).unwrap_err(),
             "cannot narrow a model of hidden size 8 to 4"
+        );
+    }
+
+    #[test]
+    fn a_split_model_computes_what_the_one_bucket_model_did() {
+        // Samples of few and many pieces land in different rows of the
+        // split model; every row starts as the old one.
+        let samples = [
+            sample(&[3, 17, 400], &[999, 1259, 17], 30, 0.9),
+            sample(&[1259, 999], &[3, 400], 0, 0.2),
+            sample(&[5, 6], &[7, 8], 12, 0.5),
+        ];
+        let one = Model::with_king_buckets(4, 1, KingBuckets::MIRRORED_6, true, 3);
+        let eight = one.split_output(8).unwrap();
+        assert_eq!(eight.buckets, 8);
+        assert_eq!(eight.out_weights.len(), 8 * 2 * 4);
+        assert_eq!(eight.out_weights[7 * 8..8 * 8], one.out_weights[..]);
+        assert_eq!(eight.bucket(&samples[0]), 7);
+        assert_eq!(eight.bucket(&samples[1]), 0);
+        for s in &samples {
+            assert_eq!(eight.output(s), one.output(s));
+        }
+        assert_eq!(
+            eight.split_output(16).unwrap_err(),
+            "only a one-bucket model splits into output buckets, this one has 8"
         );
     }
 
