@@ -10,8 +10,8 @@ mod common;
 use common::play;
 use shuai_board::rules::{
     classify_move, insufficient_material, judge_game_end, judge_repetition, judge_repetition_n,
-    judge_repetition_with, natural_limit, repetition_result, repetition_result_with, Conduct,
-    GameResult, MoveClass, Reason, RuleBook, RuleOptions, Verdict,
+    judge_repetition_with, natural_limit, repetition_result, repetition_result_with,
+    repetition_signature, Conduct, GameResult, MoveClass, Reason, RuleBook, RuleOptions, Verdict,
 };
 use shuai_board::{Color, Position, Square};
 
@@ -877,4 +877,37 @@ fn perpetual_check_loses_even_against_perpetual_chase() {
         Conduct::PerpetualChase { origin: sq("f4") },
         Conduct::PerpetualCheck,
     );
+}
+
+// ----- cycle signatures -------------------------------------------------
+
+/// The cycle signature names the cycle alone: the same cycle after other
+/// moves has the same signature; another cycle through the same position,
+/// or the same one counted to a third occurrence, has another; no
+/// repetition, none.
+#[test]
+fn cycle_signatures_name_the_cycle() {
+    let fen = "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1";
+    let checks = "a0d0 d9e9 d0e0 e9d9 e0d0 d9e9 d0e0 e9d9";
+    let cycle = play(fen, checks);
+    let after_idle = play(fen, &format!("f0f1 d9d8 f1f0 d8d9 {checks}"));
+    let sig = repetition_signature(&cycle, 2);
+    assert!(sig.is_some());
+    assert_eq!(repetition_signature(&after_idle, 2), sig);
+    assert_eq!(repetition_result(&cycle, 2), Some(GameResult::Loss));
+    // Then the kings step to and fro: the same position recurs after
+    // another cycle, a draw.
+    let other = play(fen, &format!("{checks} f0f1 d9d8 f1f0 d8d9"));
+    assert_eq!(other.key(), cycle.key());
+    assert_ne!(repetition_signature(&other, 2), None);
+    assert_ne!(repetition_signature(&other, 2), sig);
+    assert_eq!(repetition_result(&other, 2), Some(GameResult::Draw));
+    let third = play(fen, &format!("{checks} e0d0 d9e9 d0e0 e9d9"));
+    assert_ne!(repetition_signature(&third, 3), None);
+    assert_ne!(
+        repetition_signature(&third, 3),
+        repetition_signature(&third, 2)
+    );
+    assert_eq!(repetition_signature(&cycle, 3), None);
+    assert_eq!(repetition_signature(&play(fen, "a0d0 d9e9"), 2), None);
 }

@@ -216,7 +216,7 @@ pub use game_end::{insufficient_material, judge_game_end, judge_game_end_with};
 pub use natural_limit::{natural_limit, natural_limit_reached, NaturalLimit};
 pub use verdict::{
     judge_repetition, judge_repetition_n, judge_repetition_with, repetition_result,
-    repetition_result_with, GameResult, Reason, Verdict,
+    repetition_result_with, repetition_signature, GameResult, Reason, Verdict,
 };
 
 /// Default natural-move limit in plies (60 moves by each side).

@@ -445,6 +445,24 @@ pub fn repetition_result(pos: &Position, occurrences: usize) -> Option<GameResul
     repetition_result_with(pos, &opts)
 }
 
+/// A signature of the cycle that [`repetition_result_with`] judges for
+/// `pos` when the position has occurred `occurrences` times: the hash
+/// keys of every position of the cycle in order, and the count. The
+/// verdict is a function of those positions alone (and of the options'
+/// rule book and mate-threat depth, which the caller holds fixed), so a
+/// caller that meets the same cycle many times, as a search does, can keep
+/// verdicts by signature instead of judging again. `None` when there is no
+/// such repetition.
+pub fn repetition_signature(pos: &Position, occurrences: usize) -> Option<u64> {
+    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    let span = cycle_span(pos, occurrences)?;
+    let seed = (occurrences.max(2) as u64) << 32 | span as u64;
+    let keys = pos.previous_keys().rev().take(span).chain([pos.key()]);
+    Some(keys.fold(seed.wrapping_mul(MIX), |h, k| {
+        (h ^ k).wrapping_mul(MIX).rotate_left(27)
+    }))
+}
+
 /// [`repetition_result`] with explicit options.
 pub fn repetition_result_with(pos: &Position, opts: &RuleOptions) -> Option<GameResult> {
     let span = cycle_span(pos, opts.occurrences)?;

@@ -11,7 +11,7 @@ mod root;
 
 use crate::history::{History, PieceTo};
 use crate::params::Params;
-use crate::repetition;
+use crate::repetition::{self, Verdicts};
 use crate::score::*;
 use crate::time::Progress;
 use crate::tt::{Bound, Hit};
@@ -130,6 +130,8 @@ pub(crate) struct Worker<'a> {
     /// The network's accumulators along the search path, one per ply
     /// (empty without a network); the root's is always computed.
     accs: Box<[AccEntry]>,
+    /// Verdicts of the repetition cycles met in this search.
+    verdicts: Verdicts,
 }
 
 impl<'a> Worker<'a> {
@@ -181,6 +183,7 @@ impl<'a> Worker<'a> {
                 }
                 None => Box::default(),
             },
+            verdicts: Verdicts::new(),
         }
     }
 
@@ -422,11 +425,11 @@ impl<'a> Worker<'a> {
     /// in quiescence: a repetition's verdict (only after a quiet move: after
     /// a capture no earlier position can recur), a draw by material, or the
     /// natural-move limit.
-    fn path_verdict(&self, in_check: bool, ply: usize) -> Option<i32> {
+    fn path_verdict(&mut self, in_check: bool, ply: usize) -> Option<i32> {
         if self.pos.halfmove_clock() > 0 {
-            if let Some(score) =
-                repetition::score(&self.pos, self.root_ply, ply, self.shared.rule_book)
-            {
+            let book = self.shared.rule_book;
+            let verdicts = &mut self.verdicts;
+            if let Some(score) = repetition::score(&self.pos, self.root_ply, ply, book, verdicts) {
                 return Some(score);
             }
         }
