@@ -34,8 +34,7 @@ impl Verdicts {
     /// An empty table.
     pub fn new() -> Verdicts {
         Verdicts {
-            // Signature 0 with no result marks an empty slot; a cycle whose
-            // signature is 0 is judged every time, which is only slower.
+            // An empty slot holds no result, so it answers no signature.
             slots: vec![(0, None); SLOTS].into_boxed_slice(),
         }
     }
