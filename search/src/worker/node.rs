@@ -270,13 +270,19 @@ impl Worker<'_> {
                     // With the network only: with the hand-written
                     // evaluation it hid mating attacks that its tests pin
                     // (`finds_mating_attacks_the_old_pruning_hid`).
-                    let futility_depth =
+                    let mut futility_depth =
                         if self.params.prune_lmr_depth() != 0 && self.shared.network.is_some() {
                             let r = self.reduction(depth, searched + 1);
                             (depth - r).max(1)
                         } else {
                             depth
                         };
+                    let history_div = self.params.futility_history_div();
+                    if history_div > 0 && self.shared.network.is_some() {
+                        let piece = self.pos.piece_at(m.from()).expect("move has a piece");
+                        let history = self.history.quiet_scorer(side, prevs).score(piece, m);
+                        futility_depth = (futility_depth + history / history_div).max(0);
+                    }
                     let lmp_limit =
                         (self.params.lmp_base() + depth * depth) / if improving { 1 } else { 2 };
                     if depth <= self.params.lmp_max_depth() && searched as i32 >= lmp_limit {
@@ -461,6 +467,18 @@ impl Worker<'_> {
                         }
                         break;
                     }
+                    // A PV node whose alpha rose searches the rest
+                    // shallower (the `pv_alpha_reduction` row, off at 0).
+                    let pv_cut = self.params.pv_alpha_reduction();
+                    if PV
+                        && pv_cut > 0
+                        && depth > 3
+                        && depth < 11
+                        && !is_mate(score)
+                        && !is_rule_score(score)
+                    {
+                        depth -= pv_cut;
+                    }
                 }
             }
             if quiet && quiets_tried.len() < MAX_QUIETS_PUNISHED {
@@ -561,7 +579,11 @@ impl Worker<'_> {
                     Bound::Lower,
                     self.frames[ply].tt_pv,
                 );
-                return Some(score);
+                return Some(if self.params.probcut_pull() != 0 {
+                    score - self.params.probcut_margin()
+                } else {
+                    score
+                });
             }
         }
         None
@@ -570,8 +592,11 @@ impl Worker<'_> {
     /// Singular extension of the hash move `m` at `ply` (entry `h`): the
     /// other moves are searched at half depth against the hash score less
     /// a margin. None reaching it: `m` is singular, one ply more. One
-    /// beating beta as well: the node is cut (multi-cut). Otherwise a hash
-    /// score over beta says `m` need not be searched as deep: one ply less.
+    /// beating beta as well: the node is cut (multi-cut; with the
+    /// `se_multicut_beta` row, whenever the reduced search reaches beta).
+    /// Otherwise a hash score over beta says `m` need not be searched as
+    /// deep: `se_negative` plies less (`se_cut_negative` at an expected cut
+    /// node below beta).
     #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
@@ -615,8 +640,16 @@ impl Worker<'_> {
             Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
+        } else if self.params.se_multicut_beta() != 0
+            && score >= beta
+            && !is_mate(score)
+            && !is_rule_score(score)
+        {
+            Singular::Cut(score)
         } else if h.score >= beta {
-            Singular::Extend(-1)
+            Singular::Extend(-self.params.se_negative())
+        } else if cut_node && self.params.se_cut_negative() > 0 {
+            Singular::Extend(-self.params.se_cut_negative())
         } else {
             Singular::Untested
         }
@@ -639,9 +672,10 @@ impl Worker<'_> {
         };
         self.history
             .update_quiet(side, m, piece_to(&self.pos, m), &prevs, b);
+        let malus = b * self.params.quiet_malus_pct() / 100;
         for &q in tried.iter().filter(|&&q| q != m) {
             self.history
-                .update_quiet(side, q, piece_to(&self.pos, q), &prevs, -b);
+                .update_quiet(side, q, piece_to(&self.pos, q), &prevs, -malus);
         }
         let killers = &mut self.frames[ply].killers;
         if killers[0] != m {

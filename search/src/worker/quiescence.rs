@@ -133,7 +133,7 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                if !good_capture(&self.pos, m, 0) {
+                if !good_capture(&self.pos, m, -self.params.qs_see_margin()) {
                     continue;
                 }
             }
