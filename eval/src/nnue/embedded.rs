@@ -89,7 +89,7 @@ mod tests {
                 mix(evaluate(net, &acc, pos.side_to_move()));
             }
         }
-        assert_eq!((h, sum), (0xae36_9e94_4364_aa6b, 1743), "{h:#018x} {sum}");
+        assert_eq!((h, sum), (0xda64_cb14_34c9_e359, 5918), "{h:#018x} {sum}");
     }
 
     #[test]
