@@ -207,27 +207,34 @@ fn go_during_a_search() {
     assert_eq!(finals(&e.quiet_for(Duration::from_millis(300))), 0);
 }
 
-/// Clocks, movetime and nodes all answer promptly.
+/// Clocks, movetime and nodes all end the search by themselves.
 #[test]
 fn time_and_node_limits() {
     let (mut e, _) = uci();
     e.send("position startpos moves h2e2");
-    // With the most the search may take by its own clock (none for the
-    // nodes and for an empty or negative clock, answered at once).
-    for (go, most_ms) in [
-        ("go wtime 3000 btime 3000 winc 50 binc 50", Some(3000)),
-        ("go btime 1000 wtime 1000 movestogo 1", Some(1000)),
-        ("go movetime 200", Some(200)),
-        ("go nodes 20000", None),
+    // Every search below ends by itself (`search_result` waits for
+    // `bestmove` and fails if none comes): a clock or a movetime that
+    // were ignored would search on until `stop`. How much of the clock a
+    // search may take is the time manager's (its unit tests in
+    // search/src/time.rs), not measured here: a wall-clock bound fails on
+    // a loaded machine. The node limit is exact, so it is checked.
+    for (go, most_nodes) in [
+        ("go wtime 3000 btime 3000 winc 50 binc 50", None),
+        ("go btime 1000 wtime 1000 movestogo 1", None),
+        ("go movetime 200", None),
+        ("go nodes 20000", Some(20_000)),
         ("go wtime 0 btime 0", None),
         ("go wtime -100 btime 5000", None),
     ] {
         e.send(go);
         let lines = e.search_result();
-        if let Some(most) = most_ms {
+        if let Some(most) = most_nodes {
             let summary = &lines[lines.len() - 2];
-            let spent: u64 = field(summary, "time").unwrap().parse().unwrap();
-            assert!(spent <= most, "{go}: {spent} ms by its own clock");
+            let nodes: u64 = field(summary, "nodes").unwrap().parse().unwrap();
+            assert!(
+                nodes > most / 2 && nodes <= most,
+                "{go}: {nodes} nodes ({summary})"
+            );
         }
         check_search(&start_after("h2e2"), &lines);
     }
