@@ -4,7 +4,9 @@
 
 use super::book::Policy;
 use super::RuleOptions;
-use crate::{attacks, Bitboard, Color, Move, Piece, PieceKind, Position, Square};
+use crate::{
+    attacks, Bitboard, Color, GenKind, Move, MoveList, Piece, PieceKind, Position, Square,
+};
 
 /// A piece found chased by a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -189,9 +191,13 @@ fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
     if depth == 0 {
         return false;
     }
-    let moves = pos.legal_moves();
+    // Only checks matter, and most moves give none: generate without the
+    // legality test and pay for it only on the moves that check.
+    let shield = pos.king_shield();
+    let mut moves = MoveList::new();
+    pos.generate_unverified(GenKind::All, &shield, &mut moves);
     for &m in moves.iter() {
-        if !pos.gives_check(m) {
+        if !pos.gives_check(m) || !pos.legal_given(&shield, m) {
             continue;
         }
         pos.make_move(m);
@@ -208,7 +214,7 @@ fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
 /// move, or every legal move leaves the checker a mate by checks within
 /// `depth` more of its moves.
 fn every_reply_is_mated(pos: &mut Position, depth: u32) -> bool {
-    let replies = pos.legal_moves();
+    let mut replies = pos.legal_moves();
     if replies.is_empty() {
         return true;
     }
@@ -218,9 +224,8 @@ fn every_reply_is_mated(pos: &mut Position, depth: u32) -> bool {
     // Most calls find no mate, and end at the first reply that escapes:
     // try first those that usually do (king steps, then captures, which
     // often take the checker), so the search below them stays small.
-    let mut order: Vec<Move> = replies.iter().copied().collect();
-    order.sort_by_key(|&r| escape_rank(pos, r));
-    order.into_iter().all(|r| {
+    replies.as_mut_slice().sort_by_key(|&r| escape_rank(pos, r));
+    replies.iter().all(|&r| {
         pos.make_move(r);
         let mated = mate_by_checks(pos, depth);
         pos.unmake_move();
