@@ -255,14 +255,6 @@ impl MovePicker {
         }
     }
 
-    /// Hands `m` out first if it is in the list (the hash move in
-    /// quiescence, where [`Self::score_captures`] knows no hints).
-    pub fn put_first(&mut self, m: Move) {
-        if let Some(i) = self.moves.iter().position(|&x| x == m) {
-            self.keys[i] = key(TT_MOVE, i);
-        }
-    }
-
     /// The next move in `pos`, best first. `quiet_scorer` makes the
     /// function giving the history score of a quiet move; both are called
     /// (for all remaining quiet moves at once) only when the quiet moves
@@ -460,26 +452,5 @@ mod tests {
     fn capture_history_never_lifts_a_pawn_over_a_rook() {
         let fen = "3k5/9/9/9/r7p/9/9/9/9/R3K3R w";
         assert_eq!(captures_in_order(fen, "i0i5", 100), ["a0a5", "i0i5"]);
-    }
-
-    #[test]
-    fn put_first_hands_out_the_hash_capture_first() {
-        // Rook takes rook outranks rook takes pawn, unless the table says.
-        let pos = Position::from_fen("3k5/9/9/9/r7p/9/9/9/9/R3K3R w").unwrap();
-        let order = |first: Option<&str>| -> Vec<String> {
-            let mut picker = MovePicker::new();
-            pos.generate(shuai_board::GenKind::Captures, picker.moves_mut());
-            picker.score_captures(&pos, &History::new());
-            if let Some(m) = first {
-                picker.put_first(pos.parse_move(m).unwrap());
-            }
-            std::iter::from_fn(|| picker.next(&pos, || |_| 0))
-                .map(|m| m.to_string())
-                .collect()
-        };
-        assert_eq!(order(None), ["a0a5", "i0i5"]);
-        assert_eq!(order(Some("i0i5")), ["i0i5", "a0a5"]);
-        // A move not in the list (a quiet hash move) changes nothing.
-        assert_eq!(order(Some("e0e1")), ["a0a5", "i0i5"]);
     }
 }

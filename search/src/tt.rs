@@ -422,17 +422,9 @@ impl TranspositionTable {
                 slot = i;
                 if check ^ data == key && data != 0 {
                     old_move = unpack(data).mv;
-                    // Keep a deeper exact result of this search, but not
-                    // its move: the move this search just found best (or
-                    // that cut off) is newer knowledge of the position, and
-                    // the deeper entry is often a fail-low that has none.
+                    // Keep a deeper exact result of this search.
                     let u = unpack(data);
                     if u.age == age && u.depth > depth + 2 && bound != Bound::Exact {
-                        if let Some(m) = mv.map(Move::to_u16).filter(|&m| m != u.mv) {
-                            let data = (data & !0xFFFF) | u64::from(m);
-                            e.data.store(data, Ordering::Relaxed);
-                            e.check.store(key ^ data, Ordering::Relaxed);
-                        }
                         return;
                     }
                 }
@@ -534,36 +526,6 @@ mod tests {
         let hit = tt.probe(7, 2).unwrap();
         assert_eq!(hit.mv, Some(mv(3, 4)));
         assert_eq!(hit.depth, NO_SCORE_DEPTH);
-    }
-
-    #[test]
-    fn a_shallower_result_leaves_a_deeper_one_but_brings_its_move() {
-        let tt = TranspositionTable::new(1);
-        // A deep fail-low knows no move.
-        tt.store(11, 0, None, -40, 12, 9, Bound::Upper, false);
-        // A search three plies shallower finds a move that cuts off.
-        tt.store(11, 0, Some(mv(20, 29)), 75, 12, 6, Bound::Lower, true);
-        let hit = tt.probe(11, 0).unwrap();
-        assert_eq!(
-            hit,
-            Hit {
-                mv: Some(mv(20, 29)),
-                score: -40,
-                eval: 12,
-                depth: 9,
-                bound: Bound::Upper,
-                pv: false,
-            }
-        );
-        // Without a move of its own it changes nothing.
-        tt.store(11, 0, None, 80, 12, 5, Bound::Lower, false);
-        assert_eq!(tt.probe(11, 0), Some(hit));
-        // Two plies shallower is near enough to replace the entry.
-        tt.store(11, 0, Some(mv(1, 2)), 60, 12, 7, Bound::Lower, false);
-        assert_eq!(
-            tt.probe(11, 0).map(|h| (h.mv, h.depth)),
-            Some((Some(mv(1, 2)), 7))
-        );
     }
 
     #[test]

@@ -97,10 +97,6 @@ impl Worker<'_> {
             picker.score(&self.pos, &hints, self.history);
         } else {
             picker.score_captures(&self.pos, self.history);
-            // The table's capture first: it was best here before.
-            if let Some(m) = hit.and_then(|h| h.mv) {
-                picker.put_first(m);
-            }
         }
         while let Some(m) = picker.next(&self.pos, || {
             let scorer = self.history.quiet_scorer(side, prevs);
