@@ -139,6 +139,27 @@ impl Position {
         self.key
     }
 
+    /// The key [`Position::key`] will have after `m` (a move of a piece of
+    /// the side to move), without playing it: the search asks for the
+    /// child's hash-table bucket while it still decides whether to play
+    /// the move at all.
+    ///
+    /// # Panics
+    /// Panics if no piece stands on `m`'s from point.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let piece = self.board[from.index()].expect("key_after: no piece on the from point");
+        let mut key = self.key
+            ^ zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to)
+            ^ zobrist::side_key();
+        if let Some(c) = self.board[to.index()] {
+            key ^= zobrist::piece_key(c, to);
+        }
+        key
+    }
+
     /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -31,6 +31,7 @@ fn check_node(pos: &mut Position) {
     for &m in all.iter() {
         assert!(pos.is_legal(m), "{m} in {pos:?}");
         let gives = pos.gives_check(m);
+        let key_after = pos.key_after(m);
         pos.make_move(m);
         assert!(
             !pos.king_attacked(us),
@@ -38,6 +39,7 @@ fn check_node(pos: &mut Position) {
         );
         assert_eq!(gives, pos.in_check(), "gives_check({m}) in {before:?}");
         assert_eq!(pos.key(), pos.compute_key());
+        assert_eq!(pos.key(), key_after, "key_after({m}) in {before:?}");
         pos.unmake_move();
         assert_eq!(*pos, before);
     }

@@ -238,6 +238,7 @@ impl Worker<'_> {
             if m == excluded {
                 continue;
             }
+            self.prefetch_child(m);
             let capture = is_capture(&self.pos, m);
             let gives_check = self.pos.gives_check(m);
             let quiet = !capture;

@@ -103,6 +103,7 @@ impl Worker<'_> {
             let pos = &self.pos;
             move |m: Move| scorer.score(pos.piece_at(m.from()).expect("move has a piece"), m)
         }) {
+            self.prefetch_child(m);
             // Once one evasion has escaped mate, the others must not lose
             // material by SEE, and quiet ones must have a history: a
             // check answered is rarely refuted by a quiet move nobody
